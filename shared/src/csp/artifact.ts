@@ -1,0 +1,76 @@
+// What the crawler gathers (Lighthouse's "artifact"): a typed record of everything each page loaded or ran,
+// classified by the browser itself. The crawler only fills this in; policy generation, grading and
+// statistics are pure functions over it. Extend only with optional fields so stored crawls stay readable.
+import { z } from 'zod';
+
+/** The effective directives a browser reports in `securitypolicyviolation` events, plus navigation ones. */
+export const OBSERVED_DIRECTIVES = [
+  'script-src-elem',
+  'script-src-attr',
+  'style-src-elem',
+  'style-src-attr',
+  'img-src',
+  'font-src',
+  'media-src',
+  'connect-src',
+  'frame-src',
+  'child-src',
+  'worker-src',
+  'manifest-src',
+  'object-src',
+  'form-action',
+  'base-uri',
+  'script-src',
+  'style-src',
+  'default-src',
+] as const;
+export const observedDirectiveSchema = z.enum(OBSERVED_DIRECTIVES);
+export type ObservedDirective = z.infer<typeof observedDirectiveSchema>;
+
+const where = {
+  /** URL of the crawled document the observation was made on. */
+  page: z.string(),
+  sourceFile: z.string().optional(),
+  line: z.number().int().optional(),
+  column: z.number().int().optional(),
+};
+
+export const observationSchema = z.discriminatedUnion('type', [
+  /** A resource fetched (or a navigation/form target) under the given directive. */
+  z.object({ type: z.literal('url'), directive: observedDirectiveSchema, url: z.string(), ...where }),
+  /** Inline code: <script>/<style> bodies (…-elem) or on*= handlers, style= attributes, javascript: URLs (…-attr). */
+  z.object({
+    type: z.literal('inline'),
+    directive: z.enum(['script-src-elem', 'script-src-attr', 'style-src-elem', 'style-src-attr']),
+    /** CSP hash source without quotes, e.g. `sha256-…` (base64 of the SHA-256 of the exact text). */
+    hash: z.string(),
+    /** First characters of the code, for people reading the result. */
+    sample: z.string().optional(),
+    ...where,
+  }),
+  /** eval(), new Function(), setTimeout(string): needs 'unsafe-eval'. */
+  z.object({ type: z.literal('eval'), sample: z.string().optional(), ...where }),
+  /** WebAssembly compilation: needs 'wasm-unsafe-eval'. */
+  z.object({ type: z.literal('wasm-eval'), ...where }),
+]);
+export type Observation = z.infer<typeof observationSchema>;
+
+export const pageArtifactSchema = z.object({
+  /** The URL requested. */
+  url: z.string(),
+  /** The URL after redirects. */
+  finalUrl: z.string(),
+  status: z.number().int(),
+  observations: z.array(observationSchema),
+  /** The site's own CSP header, if it sent one (set aside during the crawl, kept for comparison). */
+  originalPolicy: z.string().optional(),
+});
+export type PageArtifact = z.infer<typeof pageArtifactSchema>;
+
+export const crawlArtifactSchema = z.object({
+  /** Origin that 'self' stands for: the origin of the analysed site's URL. */
+  origin: z.string(),
+  pages: z.array(pageArtifactSchema),
+  errors: z.array(z.string()),
+});
+export type CrawlArtifact = z.infer<typeof crawlArtifactSchema>;

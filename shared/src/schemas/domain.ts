@@ -1,0 +1,37 @@
+// Domains: the websites a user registers (spec sections 3 and 5).
+import { z } from 'zod';
+
+export const httpUrl = (message: string) =>
+  z
+    .string()
+    .trim()
+    .max(2048, 'URL is too long')
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === 'http:' || u.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, message);
+
+export const domainCreateSchema = z.object({
+  name: z.string().trim().min(1, 'Domain name is required').max(255, 'Domain name is too long'),
+  url: httpUrl('Please enter a valid URL'),
+  isActive: z.boolean().optional().default(true),
+});
+export type DomainCreateInput = z.infer<typeof domainCreateSchema>;
+
+export const domainSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  uuid: z.string(),
+  name: z.string(),
+  url: z.string(),
+  isActive: z.boolean(),
+  lastScanned: z.string().nullable(),
+  totalScans: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Domain = z.infer<typeof domainSchema>;
