@@ -1,4 +1,5 @@
 // Starts one in-memory DynamoDB Local for the whole test run and hands its endpoint to every test file.
+import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { startDynamoLocal } from '../local/dynamo-local';
 

@@ -14,7 +14,11 @@ export const crawlRequestSchema = z
       .max(500)
       .optional()
       .default([]),
-    sitemapContent: z.string().max(5_000_000, 'Sitemap content is too large (5 MB at most)').optional(),
+    // Kept in the analysis item (400 KB DynamoDB limit): larger sitemaps are given by URL instead.
+    sitemapContent: z
+      .string()
+      .max(300_000, 'Sitemap content is too large (300 KB at most): give the sitemap URL instead')
+      .optional(),
     maxPages: z.coerce
       .number({ message: 'maxPages must be a number' })
       .int('maxPages must be a whole number')

@@ -1,0 +1,26 @@
+// Per-request context: the dependencies, a request id (echoed as X-Request-Id) and a logger that carries it.
+import { randomUUID } from 'node:crypto';
+import { createMiddleware } from 'hono/factory';
+import type { ApiDeps, ApiEnv } from '../deps';
+
+export function requestContext(deps: ApiDeps) {
+  return createMiddleware<ApiEnv>(async function requestContextMiddleware(c, next) {
+    const requestId = randomUUID();
+    const log = deps.logger.child({ requestId });
+    c.set('deps', deps);
+    c.set('requestId', requestId);
+    c.set('log', log);
+    c.set('user', null);
+    c.set('session', null);
+    const started = performance.now();
+    await next();
+    c.header('X-Request-Id', requestId);
+    // Only method, path and status: query strings may carry ids or tokens.
+    log.info('request', {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round(performance.now() - started),
+    });
+  });
+}

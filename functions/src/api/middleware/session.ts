@@ -1,0 +1,51 @@
+// Reads the session cookie, checks its signature, loads the live session and its user.
+import { deleteCookie, getCookie } from 'hono/cookie';
+import { createMiddleware } from 'hono/factory';
+import { readSessionToken, sessionCookieName, sessionTokenKey } from '../../auth/session-token';
+import { AppError } from '../../errors';
+import { getSession } from '../../store/sessions';
+import { getUser } from '../../store/users';
+import type { ApiEnv } from '../deps';
+
+export function isSecureRequest(url: string, publicUrl: string | undefined): boolean {
+  return new URL(publicUrl ?? url).protocol === 'https:';
+}
+
+export function loadSession() {
+  return createMiddleware<ApiEnv>(async function loadSessionMiddleware(c, next) {
+    const { deps } = c.var;
+    const secure = isSecureRequest(c.req.url, deps.config.PUBLIC_URL);
+    const name = sessionCookieName(secure);
+    const token = getCookie(c, name);
+    if (token) {
+      const sid = await readSessionToken(sessionTokenKey(deps.secrets.sessionSecret), token);
+      const session = sid ? await getSession(deps.db, sid) : null;
+      const user = session ? await getUser(deps.db, session.userId) : null;
+      if (session && user) {
+        c.set('session', session);
+        c.set('user', user);
+      } else {
+        deleteCookie(c, name, { path: '/', secure });
+      }
+    }
+    return next();
+  });
+}
+
+export const requireUser = createMiddleware<ApiEnv>(async function requireUserMiddleware(c, next) {
+  if (!c.var.user) throw new AppError(401, 'Unauthorized');
+  return next();
+});
+
+export const requireAdmin = createMiddleware<ApiEnv>(async function requireAdminMiddleware(c, next) {
+  if (!c.var.user) throw new AppError(401, 'Unauthorized');
+  if (c.var.user.role !== 'admin') throw new AppError(403, 'Admin access required');
+  return next();
+});
+
+/** The signed-in user of a route behind requireUser. */
+export function currentUser(c: { var: ApiEnv['Variables'] }) {
+  const user = c.var.user;
+  if (!user) throw new AppError(401, 'Unauthorized');
+  return user;
+}

@@ -1,0 +1,78 @@
+// Analyses: start one (for a domain, or standalone), list them, poll one (spec section 7).
+import { crawlRequestSchema, startAnalysisSchema } from '@csp/shared/schemas/analysis';
+import { type Context, Hono } from 'hono';
+import { notFound } from '../../errors';
+import { errorFields } from '../../logger';
+import {
+  type AnalysisRecord,
+  createAnalysis,
+  failAnalysis,
+  getOwnedAnalysis,
+  listUserAnalyses,
+  toAnalysis,
+} from '../../store/analyses';
+import { getOwnedDomain, recordScanStarted } from '../../store/domains';
+import { parseWith, readBody } from '../body';
+import type { ApiEnv } from '../deps';
+import { currentUser, requireUser } from '../middleware/session';
+
+/** Queues the crawl. If the queue refuses, the analysis is failed with the reason rather than left pending. */
+async function enqueue(c: Context<ApiEnv>, analysis: AnalysisRecord): Promise<AnalysisRecord> {
+  const { deps } = c.var;
+  try {
+    await deps.queue.send({ analysisId: analysis.id });
+    return analysis;
+  } catch (err) {
+    c.var.log.error('could not queue analysis', { analysisId: analysis.id, ...errorFields(err) });
+    const message = 'The crawl could not be queued. Please try again.';
+    await failAnalysis(deps.db, analysis.id, null, [message]);
+    return { ...analysis, status: 'failed', errors: [message] };
+  }
+}
+
+export const analysisRoutes = new Hono<ApiEnv>()
+  // Mounted at /api itself, so the session check is per route rather than a catch-all .use().
+  .get('/csp-analyses', requireUser, async (c) =>
+    c.json((await listUserAnalyses(c.var.deps.db, currentUser(c).id)).map(toAnalysis)),
+  )
+
+  .post('/csp-analyses', requireUser, async (c) => {
+    const { db } = c.var.deps;
+    const user = currentUser(c);
+    const { domainId, crawlRequest } = await readBody(c, startAnalysisSchema);
+    const domain = await getOwnedDomain(db, user.id, domainId);
+    if (!domain) throw notFound('Domain');
+    // The analysis always crawls the domain's own URL (spec section 5, advanced crawl form).
+    const request = parseWith(crawlRequestSchema, { ...crawlRequest, url: domain.url });
+    const analysis = await createAnalysis(db, {
+      userId: user.id,
+      domainId: domain.id,
+      url: domain.url,
+      crawlRequest: request,
+    });
+    await recordScanStarted(db, domain.id);
+    return c.json(toAnalysis(await enqueue(c, analysis)), 201);
+  })
+
+  .post('/csp/analyze', requireUser, async (c) => {
+    const user = currentUser(c);
+    const request = await readBody(c, crawlRequestSchema);
+    const url = request.url ?? request.urlList[0] ?? 'sitemap';
+    const analysis = await createAnalysis(c.var.deps.db, {
+      userId: user.id,
+      domainId: null,
+      url,
+      crawlRequest: request,
+    });
+    const queued = await enqueue(c, analysis);
+    return c.json(
+      { success: queued.status !== 'failed', analysisId: analysis.id, analysis: toAnalysis(queued) },
+      201,
+    );
+  })
+
+  .get('/csp/analyze/:id', requireUser, async (c) => {
+    const analysis = await getOwnedAnalysis(c.var.deps.db, currentUser(c).id, c.req.param('id'));
+    if (!analysis) throw notFound('Analysis');
+    return c.json({ success: true, analysis: toAnalysis(analysis) });
+  });

@@ -1,0 +1,82 @@
+// The signed-in user: profile, password and two-factor authentication (spec sections 2 "Settings", 7).
+import { passwordChangeSchema, profileUpdateSchema } from '@csp/shared/schemas/auth';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { hashPassword, verifyPassword } from '../../auth/password';
+import { newTotpSetup, verifyTotp } from '../../auth/two-factor';
+import { AppError } from '../../errors';
+import { deleteUserSessions } from '../../store/sessions';
+import { changeUserEmail, toPublicUser, updateUserFields } from '../../store/users';
+import { readBody } from '../body';
+import type { ApiEnv } from '../deps';
+import { currentUser, requireUser } from '../middleware/session';
+
+const verifySchema = z.object({
+  token: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'The code must be exactly 6 digits'),
+});
+
+export const userRoutes = new Hono<ApiEnv>()
+  .use(requireUser)
+  .get('/', (c) => c.json(toPublicUser(currentUser(c))))
+
+  .patch('/profile', async (c) => {
+    const { db } = c.var.deps;
+    const input = await readBody(c, profileUpdateSchema);
+    let user = currentUser(c);
+    if (input.email !== undefined) user = await changeUserEmail(db, user, input.email);
+    if (input.firstName !== undefined || input.lastName !== undefined) {
+      user = await updateUserFields(db, user.id, { firstName: input.firstName, lastName: input.lastName });
+    }
+    return c.json(toPublicUser(user));
+  })
+
+  .patch('/password', async (c) => {
+    const { db, config } = c.var.deps;
+    const input = await readBody(c, passwordChangeSchema);
+    const user = currentUser(c);
+    if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+      throw new AppError(400, 'Current password is incorrect');
+    }
+    await updateUserFields(db, user.id, {
+      passwordHash: await hashPassword(input.newPassword, config.SCRYPT_LOG_N),
+    });
+    // Every other session of this account ends: a changed password must lock out whoever had the old one.
+    await deleteUserSessions(db, user.id, c.var.session?.sid);
+    return c.json({ success: true });
+  })
+
+  .post('/2fa/setup', async (c) => {
+    const { deps } = c.var;
+    const user = currentUser(c);
+    if (user.twoFactorEnabled) throw new AppError(409, 'Two-factor authentication is already enabled');
+    const setup = await newTotpSetup(deps, user);
+    await updateUserFields(deps.db, user.id, { twoFactorSecret: setup.sealed });
+    c.header('Cache-Control', 'no-store');
+    return c.json({ qrCodeUrl: setup.qrCodeUrl, secret: setup.secret });
+  })
+
+  .post('/2fa/verify', async (c) => {
+    const { deps } = c.var;
+    const { token } = await readBody(c, verifySchema);
+    const user = currentUser(c);
+    if (user.twoFactorEnabled) throw new AppError(409, 'Two-factor authentication is already enabled');
+    if (!user.twoFactorSecret) throw new AppError(400, 'Start the two-factor setup first');
+    if (!(await verifyTotp(deps, user.id, user.twoFactorSecret, token))) {
+      throw new AppError(400, 'Invalid verification code. Please try again.');
+    }
+    const updated = await updateUserFields(deps.db, user.id, { twoFactorEnabled: true });
+    return c.json(toPublicUser(updated));
+  })
+
+  .post('/2fa/disable', async (c) => {
+    const { deps } = c.var;
+    const user = currentUser(c);
+    const updated = await updateUserFields(deps.db, user.id, {
+      twoFactorEnabled: false,
+      twoFactorSecret: null,
+    });
+    return c.json(toPublicUser(updated));
+  });

@@ -1,0 +1,53 @@
+// Every setting of the functions, read from the environment in one place. Defaults serve `npm start`.
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().default('.data'),
+  TABLE_NAME: z.string().default('csp-generator'),
+  /** Unset in AWS (the SDK finds DynamoDB); set locally to DynamoDB Local. */
+  DYNAMODB_ENDPOINT: z.string().optional(),
+  AWS_REGION: z.string().default('us-east-1'),
+  /** Loopback and private targets may be crawled: on for local use, off in the deployed stack. */
+  ALLOW_PRIVATE_TARGETS: bool,
+  /** Public origin of the product (report-uri, cookie security); derived from the request when unset. */
+  PUBLIC_URL: z.string().optional(),
+  SESSION_SECRET: z.string().optional(),
+  ALTCHA_HMAC_KEY: z.string().optional(),
+  TOTP_ENCRYPTION_KEY: z.string().optional(),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 7),
+  /** Upper bound of the proof-of-work counter: the work a browser does to sign in. */
+  ALTCHA_MAX_NUMBER: z.coerce.number().int().min(1000).max(1_000_000).default(100_000),
+  ALTCHA_EXPIRE_SECONDS: z.coerce.number().int().min(30).max(600).default(600),
+  /** scrypt cost exponent: 17 (N=2^17) is OWASP's recommendation. */
+  SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
+  LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
+  LOGIN_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(15 * 60),
+  CRAWL_QUEUE_URL: z.string().optional(),
+  BLOB_BUCKET: z.string().optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,117 @@
+// The whole product in one process: the web app, the API, the report endpoint and the crawl queue, on
+// DynamoDB Local. The same handlers as in AWS; nothing here is a stand-in.
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { createApiApp } from '../api/app';
+import type { ApiDeps, Secrets } from '../api/deps';
+import { type Config, loadConfig } from '../config';
+import { securityHeaders } from '../http/security-headers';
+import { createLogger } from '../logger';
+import { createDeadLetterHandler } from '../queue/dead-letter';
+import { LocalQueue, type SqsHandler } from '../queue/local-queue';
+import { createDb } from '../store/db';
+import { ensureTable } from '../store/table';
+import { type DynamoLocal, startDynamoLocal } from './dynamo-local';
+import { loadLocalSecrets, randomSecrets } from './secrets';
+import { staticFiles } from './static-files';
+
+export interface LocalServerOptions {
+  /** 0 picks a free port. Default: PORT from the environment, else 3000. */
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  /** Use this DynamoDB (tests); otherwise DynamoDB Local is started with its data in dataDir. */
+  dynamoEndpoint?: string;
+  tableName?: string;
+  webDist?: string;
+  secrets?: Secrets;
+  /** Settings over the environment's (tests set small proof-of-work and scrypt costs here). */
+  env?: Record<string, string>;
+  /** The crawl handler the queue delivers to (functions/src/crawler). */
+  crawlHandler?: (deps: ApiDeps) => SqsHandler;
+}
+
+export interface LocalServer {
+  url: string;
+  port: number;
+  deps: ApiDeps;
+  queue: LocalQueue;
+  close(): Promise<void>;
+}
+
+export async function startLocalServer(opts: LocalServerOptions = {}): Promise<LocalServer> {
+  const config: Config = loadConfig({
+    ALLOW_PRIVATE_TARGETS: 'true',
+    ...process.env,
+    ...opts.env,
+    ...(opts.tableName ? { TABLE_NAME: opts.tableName } : {}),
+  });
+  const dataDir = resolve(opts.dataDir ?? config.DATA_DIR);
+  const logger = createLogger(config.LOG_LEVEL);
+
+  let dynamo: DynamoLocal | null = null;
+  const endpoint = opts.dynamoEndpoint ?? config.DYNAMODB_ENDPOINT;
+  if (!endpoint) dynamo = await startDynamoLocal({ dataDir });
+  try {
+    const db = createDb({
+      table: config.TABLE_NAME,
+      endpoint: endpoint ?? dynamo!.endpoint,
+      region: 'local',
+    });
+    await ensureTable(db);
+
+    const secrets =
+      opts.secrets ?? (opts.dynamoEndpoint ? randomSecrets() : loadLocalSecrets(config, dataDir));
+    const queueRef: { current?: LocalQueue } = {};
+    const deps: ApiDeps = {
+      db,
+      config,
+      secrets,
+      logger,
+      queue: { send: (m, d) => queueRef.current!.send(m, d) },
+    };
+    const notWired: SqsHandler = async () => {
+      throw new Error('No crawl handler is wired into this server');
+    };
+    const queue = new LocalQueue({
+      handler: opts.crawlHandler ? opts.crawlHandler(deps) : notWired,
+      deadLetter: createDeadLetterHandler(db, logger),
+      logger,
+    });
+    queueRef.current = queue;
+
+    const api = createApiApp(deps);
+    const app = new Hono();
+    app.route('/', api);
+    app.use(securityHeaders({ https: () => Boolean(config.PUBLIC_URL?.startsWith('https:')) }));
+    // An unknown API path is a JSON 404, never the web app's index.html.
+    app.all('/api/*', (c) => c.json({ message: 'Not found' }, 404));
+    app.all('*', staticFiles(opts.webDist ?? resolve(import.meta.dirname, '../../../web/dist')));
+
+    const port = opts.port ?? config.PORT;
+    const host = opts.host ?? '127.0.0.1';
+    const server = serve({ fetch: app.fetch, port, hostname: host });
+    await new Promise<void>((ok, fail) => {
+      server.once('listening', () => ok());
+      server.once('error', fail);
+    });
+    const actualPort = (server.address() as AddressInfo).port;
+    return {
+      url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`,
+      port: actualPort,
+      deps,
+      queue,
+      async close() {
+        await queue.close();
+        await new Promise<void>((ok) => server.close(() => ok()));
+        db.doc.destroy();
+        await dynamo?.stop();
+      },
+    };
+  } catch (err) {
+    await dynamo?.stop();
+    throw err;
+  }
+}

@@ -1,0 +1,31 @@
+// What happens to a crawl message that failed every delivery: its analysis is failed with the reason, so
+// nothing is left "running" forever. In AWS this is the handler of the dead-letter queue.
+import type { SQSEvent } from 'aws-lambda';
+import type { Logger } from '../logger';
+import { failAnalysis } from '../store/analyses';
+import type { Db } from '../store/db';
+import { crawlMessageSchema } from './message';
+
+export function createDeadLetterHandler(db: Db, logger: Logger) {
+  return async function deadLetterHandler(event: SQSEvent) {
+    for (const record of event.Records) {
+      const parsed = crawlMessageSchema.safeParse(safeJson(record.body));
+      if (!parsed.success) {
+        logger.error('unreadable dead-letter message', { messageId: record.messageId });
+        continue;
+      }
+      const receives = record.attributes.ApproximateReceiveCount;
+      await failAnalysis(db, parsed.data.analysisId, null, [
+        `The crawl stopped after ${receives} failed attempts and was abandoned. Please start a new analysis.`,
+      ]);
+    }
+  };
+}
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return null;
+  }
+}

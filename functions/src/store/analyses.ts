@@ -1,0 +1,263 @@
+// Analyses (csp_analyses): created pending by the API, then owned by one crawler run at a time through a
+// lease (runId + leaseUntil), so a message delivered twice does not crawl twice and a crashed run can be
+// taken over once its lease has lapsed.
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Analysis, CrawlRequest, CspRules, ResourceStats } from '@csp/shared/schemas/analysis';
+import { type Db, isConditionFailure, nowIso } from './db';
+import { newId } from './ids';
+import { analysisIndexes, analysisKey, domainAnalysesPartition, userAnalysesPartition } from './keys';
+
+export interface AnalysisRecord extends Analysis {
+  crawlRequest: CrawlRequest;
+  /** The crawler run holding the analysis, and until when (epoch ms). */
+  runId: string | null;
+  leaseUntil: number | null;
+  /** How many times a run was started (first delivery, continuations and retries). */
+  runs: number;
+}
+
+const INTERNAL = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'];
+
+function fromItem(item: Record<string, unknown>): AnalysisRecord {
+  const copy = { ...item };
+  for (const k of INTERNAL) delete copy[k];
+  return copy as unknown as AnalysisRecord;
+}
+
+/** What the API shows: the analysis without the crawler's bookkeeping. */
+export function toAnalysis(r: AnalysisRecord): Analysis {
+  const { crawlRequest: _c, runId: _r, leaseUntil: _l, runs: _n, ...rest } = r;
+  return rest;
+}
+
+export async function createAnalysis(
+  db: Db,
+  input: { userId: string; domainId: string | null; url: string; crawlRequest: CrawlRequest },
+): Promise<AnalysisRecord> {
+  const id = newId();
+  const record: AnalysisRecord = {
+    id,
+    domainId: input.domainId,
+    userId: input.userId,
+    url: input.url,
+    status: 'pending',
+    progress: 0,
+    totalPages: 0,
+    currentPage: null,
+    cspRules: null,
+    strictCspRules: null,
+    resourceStats: null,
+    errors: [],
+    userAgent: input.crawlRequest.userAgent,
+    maxPages: input.crawlRequest.maxPages,
+    crawlDelay: input.crawlRequest.crawlDelay,
+    verification: null,
+    createdAt: nowIso(),
+    startedAt: null,
+    completedAt: null,
+    crawlRequest: input.crawlRequest,
+    runId: null,
+    leaseUntil: null,
+    runs: 0,
+  };
+  await db.doc.send(
+    new PutCommand({
+      TableName: db.table,
+      Item: { ...analysisKey(id), ...analysisIndexes(input.userId, input.domainId, id), ...record },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return record;
+}
+
+export async function getAnalysis(db: Db, id: string): Promise<AnalysisRecord | null> {
+  const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: analysisKey(id) }));
+  return res.Item ? fromItem(res.Item) : null;
+}
+
+export async function getOwnedAnalysis(db: Db, userId: string, id: string): Promise<AnalysisRecord | null> {
+  const a = await getAnalysis(db, id);
+  return a && a.userId === userId ? a : null;
+}
+
+async function queryAll(db: Db, index: 'gsi1' | 'gsi2', partition: string, limit: number) {
+  const items: AnalysisRecord[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: index,
+        KeyConditionExpression: `${index}pk = :p`,
+        ExpressionAttributeValues: { ':p': partition },
+        ScanIndexForward: false,
+        Limit: Math.min(100, limit - items.length),
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(res.Items ?? []).map(fromItem));
+    start = res.LastEvaluatedKey;
+  } while (start && items.length < limit);
+  return items;
+}
+
+/** Newest first. Capped: the dashboard and the polling domain screen need the recent ones, not all history. */
+export const listUserAnalyses = (db: Db, userId: string, limit = 500) =>
+  queryAll(db, 'gsi1', userAnalysesPartition(userId), limit);
+
+export const listDomainAnalyses = (db: Db, domainId: string, limit = 500) =>
+  queryAll(db, 'gsi2', domainAnalysesPartition(domainId), limit);
+
+/**
+ * Takes the analysis for a crawler run: pending (or a continuation by the same run) becomes running.
+ * A running analysis whose lease has lapsed can be taken over by a new run.
+ * Returns null when another live run holds it or it is already finished.
+ */
+export async function claimAnalysis(
+  db: Db,
+  id: string,
+  runId: string,
+  leaseMs: number,
+  now = Date.now(),
+): Promise<AnalysisRecord | null> {
+  try {
+    const res = await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: analysisKey(id),
+        ConditionExpression:
+          'attribute_exists(pk) AND (#s = :pending OR (#s = :running AND (runId = :run OR leaseUntil < :now)))',
+        UpdateExpression:
+          'SET #s = :running, runId = :run, leaseUntil = :lease, startedAt = if_not_exists(startedAt, :iso) ADD runs :one',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':running': 'running',
+          ':run': runId,
+          ':now': now,
+          ':lease': now + leaseMs,
+          ':iso': nowIso(),
+          ':one': 1,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return fromItem(res.Attributes ?? {});
+  } catch (err) {
+    if (isConditionFailure(err)) return null;
+    throw err;
+  }
+}
+
+export interface ProgressUpdate {
+  progress: number;
+  currentPage: string | null;
+  totalPages: number;
+  /** Extends the lease while the run is alive. */
+  leaseUntil?: number;
+}
+
+/** Writes progress if this run still holds the analysis; false when it has lost it (stop crawling). */
+export async function updateProgress(db: Db, id: string, runId: string, p: ProgressUpdate): Promise<boolean> {
+  const sets = ['progress = :p', 'currentPage = :c', 'totalPages = :t'];
+  const values: Record<string, unknown> = {
+    ':p': Math.max(0, Math.min(100, Math.round(p.progress))),
+    ':c': p.currentPage,
+    ':t': p.totalPages,
+    ':run': runId,
+    ':running': 'running',
+  };
+  if (p.leaseUntil !== undefined) {
+    sets.push('leaseUntil = :l');
+    values[':l'] = p.leaseUntil;
+  }
+  return conditionalUpdate(db, id, `SET ${sets.join(', ')}`, values);
+}
+
+export interface AnalysisResult {
+  cspRules: CspRules;
+  strictCspRules?: CspRules | null;
+  resourceStats: ResourceStats;
+  errors: string[];
+  totalPages: number;
+  verification?: Analysis['verification'];
+}
+
+export async function completeAnalysis(
+  db: Db,
+  id: string,
+  runId: string,
+  r: AnalysisResult,
+): Promise<boolean> {
+  return conditionalUpdate(
+    db,
+    id,
+    'SET #s = :completed, progress = :hundred, cspRules = :rules, strictCspRules = :strict, resourceStats = :stats, ' +
+      'errors = :errors, totalPages = :t, verification = :v, completedAt = :now, currentPage = :none, leaseUntil = :none',
+    {
+      ':completed': 'completed',
+      ':hundred': 100,
+      ':rules': r.cspRules,
+      ':strict': r.strictCspRules ?? null,
+      ':stats': r.resourceStats,
+      ':errors': r.errors,
+      ':t': r.totalPages,
+      ':v': r.verification ?? null,
+      ':now': nowIso(),
+      ':none': null,
+      ':run': runId,
+      ':running': 'running',
+    },
+  );
+}
+
+/**
+ * Fails the analysis with the reasons. With a runId, only if that run still holds it; with null (the
+ * dead-letter path, the stale-run sweep), whenever it is not finished yet.
+ */
+export async function failAnalysis(
+  db: Db,
+  id: string,
+  runId: string | null,
+  errors: string[],
+): Promise<boolean> {
+  const expr =
+    'SET #s = :failed, errors = list_append(if_not_exists(errors, :empty), :errors), completedAt = :now, leaseUntil = :none';
+  const values = { ':failed': 'failed', ':errors': errors, ':empty': [], ':now': nowIso(), ':none': null };
+  if (runId) return conditionalUpdate(db, id, expr, { ...values, ':run': runId, ':running': 'running' });
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: analysisKey(id),
+        ConditionExpression: 'attribute_exists(pk) AND #s IN (:pending, :running)',
+        UpdateExpression: expr,
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ...values, ':pending': 'pending', ':running': 'running' },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
+async function conditionalUpdate(db: Db, id: string, update: string, values: Record<string, unknown>) {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: analysisKey(id),
+        ConditionExpression: 'attribute_exists(pk) AND #s = :running AND runId = :run',
+        UpdateExpression: update,
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,146 @@
+// Domains: a user's websites. Each has a public uuid (used in report-uri), looked up through a ref item.
+import {
+  BatchWriteCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { Domain, DomainCreateInput } from '@csp/shared/schemas/domain';
+import { type Db, nowIso } from './db';
+import { newId, newUuid } from './ids';
+import {
+  domainAnalysesPartition,
+  domainIndexes,
+  domainKey,
+  domainUuidKey,
+  userDomainsPartition,
+} from './keys';
+
+const strip = (item: Record<string, unknown>): Domain => {
+  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, gsi3pk: _e, gsi3sk: _f, ...rest } = item;
+  return rest as unknown as Domain;
+};
+
+export async function createDomain(db: Db, userId: string, input: DomainCreateInput): Promise<Domain> {
+  const id = newId();
+  const now = nowIso();
+  const domain: Domain = {
+    id,
+    userId,
+    uuid: newUuid(),
+    name: input.name,
+    url: input.url,
+    isActive: input.isActive,
+    lastScanned: null,
+    totalScans: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.doc.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: db.table,
+            Item: { ...domainKey(id), ...domainIndexes(userId, id), ...domain },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: db.table,
+            Item: { ...domainUuidKey(domain.uuid), domainId: id },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ],
+    }),
+  );
+  return domain;
+}
+
+export async function getDomain(db: Db, id: string): Promise<Domain | null> {
+  const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: domainKey(id) }));
+  return res.Item ? strip(res.Item) : null;
+}
+
+/** The domain if it belongs to the user; someone else's domain is "not found", so ids don't leak. */
+export async function getOwnedDomain(db: Db, userId: string, id: string): Promise<Domain | null> {
+  const d = await getDomain(db, id);
+  return d && d.userId === userId ? d : null;
+}
+
+export async function getDomainByUuid(db: Db, uuid: string): Promise<Domain | null> {
+  const ref = await db.doc.send(new GetCommand({ TableName: db.table, Key: domainUuidKey(uuid) }));
+  return ref.Item ? getDomain(db, ref.Item.domainId as string) : null;
+}
+
+export async function listUserDomains(db: Db, userId: string): Promise<Domain[]> {
+  const items: Domain[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :p',
+        ExpressionAttributeValues: { ':p': userDomainsPartition(userId) },
+        ScanIndexForward: false,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(res.Items ?? []).map(strip));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+export async function recordScanStarted(db: Db, id: string): Promise<void> {
+  await db.doc.send(
+    new UpdateCommand({
+      TableName: db.table,
+      Key: domainKey(id),
+      UpdateExpression: 'ADD totalScans :one SET lastScanned = :now, updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':one': 1, ':now': nowIso() },
+    }),
+  );
+}
+
+/** Deletes many items by key, 25 at a time, retrying what DynamoDB leaves unprocessed. */
+export async function batchDelete(db: Db, keys: { pk: string; sk: string }[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 25) {
+    let requests: unknown[] = keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 0; requests.length > 0; attempt++) {
+      if (attempt >= 8) throw new Error('DynamoDB kept items unprocessed after 8 attempts');
+      const out = await db.doc.send(
+        new BatchWriteCommand({ RequestItems: { [db.table]: requests as never } }),
+      );
+      requests = out.UnprocessedItems?.[db.table] ?? [];
+      if (requests.length > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+    }
+  }
+}
+
+/** Deletes a domain with its analyses. The domain item goes last, so a failure half way can be retried. */
+export async function deleteDomainCascade(db: Db, domain: Domain): Promise<void> {
+  const keys: { pk: string; sk: string }[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :p',
+        ExpressionAttributeValues: { ':p': domainAnalysesPartition(domain.id) },
+        ProjectionExpression: 'pk, sk',
+        ExclusiveStartKey: start,
+      }),
+    );
+    keys.push(...((res.Items ?? []) as { pk: string; sk: string }[]));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  await batchDelete(db, keys);
+  await batchDelete(db, [domainUuidKey(domain.uuid), domainKey(domain.id)]);
+}

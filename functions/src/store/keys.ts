@@ -1,0 +1,66 @@
+// Every DynamoDB key shape of the single table, and nothing else. No other file spells a key.
+//   pk/sk            the item itself
+//   gsi1pk/gsi1sk    the owner's collection (a user's domains, analyses, sessions)
+//   gsi2pk/gsi2sk    the parent's collection (a domain's analyses)
+//   gsi3pk/gsi3sk    one partition per entity type, for the admin lists (paginated)
+
+export const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'USER' });
+export const userIndexes = (id: string) => ({ gsi3pk: 'TYPE#USER', gsi3sk: id });
+export const usernameGuardKey = (username: string) => ({
+  pk: `USERNAME#${username.toLowerCase()}`,
+  sk: 'GUARD',
+});
+export const emailGuardKey = (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'GUARD' });
+
+export const sessionKey = (sid: string) => ({ pk: `SESSION#${sid}`, sk: 'SESSION' });
+export const sessionIndexes = (userId: string, sid: string) => ({
+  gsi1pk: `OWNER#${userId}#SESSION`,
+  gsi1sk: sid,
+});
+export const userSessionsPartition = (userId: string) => `OWNER#${userId}#SESSION`;
+
+export const domainKey = (id: string) => ({ pk: `DOMAIN#${id}`, sk: 'DOMAIN' });
+export const domainIndexes = (userId: string, id: string) => ({
+  gsi1pk: `OWNER#${userId}#DOMAIN`,
+  gsi1sk: id,
+  gsi3pk: 'TYPE#DOMAIN',
+  gsi3sk: id,
+});
+export const userDomainsPartition = (userId: string) => `OWNER#${userId}#DOMAIN`;
+/** Report ingestion finds a domain by its public uuid. */
+export const domainUuidKey = (uuid: string) => ({ pk: `DOMAINUUID#${uuid}`, sk: 'REF' });
+
+export const analysisKey = (id: string) => ({ pk: `ANALYSIS#${id}`, sk: 'ANALYSIS' });
+export const analysisIndexes = (userId: string, domainId: string | null, id: string) => ({
+  gsi1pk: `OWNER#${userId}#ANALYSIS`,
+  gsi1sk: id,
+  ...(domainId ? { gsi2pk: `DOMAIN#${domainId}#ANALYSIS`, gsi2sk: id } : {}),
+  gsi3pk: 'TYPE#ANALYSIS',
+  gsi3sk: id,
+});
+export const userAnalysesPartition = (userId: string) => `OWNER#${userId}#ANALYSIS`;
+export const domainAnalysesPartition = (domainId: string) => `DOMAIN#${domainId}#ANALYSIS`;
+
+export const achievementKey = (userId: string, type: string) => ({
+  pk: `USER#${userId}`,
+  sk: `ACHIEVEMENT#${type}`,
+});
+export const achievementPrefix = (userId: string) => ({ pk: `USER#${userId}`, skPrefix: 'ACHIEVEMENT#' });
+
+/** A solved proof-of-work challenge, kept until it expires so it is accepted once. */
+export const altchaGuardKey = (signature: string) => ({ pk: `ALTCHA#${signature}`, sk: 'USED' });
+
+/** Fixed-window failure counters for sign-in rate limiting. */
+export const rateKey = (scope: string, subject: string, window: number) => ({
+  pk: `RATE#${scope}#${subject}`,
+  sk: `W#${window}`,
+});
+
+/** Used TOTP time steps, so a code is not accepted twice. */
+export const totpStepKey = (userId: string, step: number) => ({ pk: `TOTP#${userId}`, sk: `STEP#${step}` });
+
+export const TYPE_PARTITIONS = {
+  user: 'TYPE#USER',
+  domain: 'TYPE#DOMAIN',
+  analysis: 'TYPE#ANALYSIS',
+} as const;

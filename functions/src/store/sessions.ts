@@ -1,0 +1,81 @@
+// Sessions (the spec's auth_sessions: sid, sess, expire). The cookie only names a session; this item decides
+// whether it is alive, so logout, password change and account deletion revoke it at once.
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { type Db, epochSeconds, nowIso } from './db';
+import { sessionIndexes, sessionKey, userSessionsPartition } from './keys';
+
+export interface SessionRecord {
+  sid: string;
+  userId: string;
+  /** Free-form session data (the spec's `sess`). */
+  sess: Record<string, unknown>;
+  /** Expiry, epoch seconds (the spec's `expire`; also the table's TTL attribute). */
+  expiresAt: number;
+  createdAt: string;
+}
+
+export async function createSession(db: Db, s: Omit<SessionRecord, 'createdAt'>): Promise<SessionRecord> {
+  const record = { ...s, createdAt: nowIso() };
+  await db.doc.send(
+    new PutCommand({
+      TableName: db.table,
+      Item: { ...sessionKey(s.sid), ...sessionIndexes(s.userId, s.sid), ...record },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return record;
+}
+
+/** The live session, or null. TTL deletion is lazy (up to days in AWS), so expiry is checked here too. */
+export async function getSession(db: Db, sid: string): Promise<SessionRecord | null> {
+  const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: sessionKey(sid) }));
+  const item = res.Item as SessionRecord | undefined;
+  if (!item || item.expiresAt <= epochSeconds()) return null;
+  return {
+    sid: item.sid,
+    userId: item.userId,
+    sess: item.sess,
+    expiresAt: item.expiresAt,
+    createdAt: item.createdAt,
+  };
+}
+
+export async function deleteSession(db: Db, sid: string): Promise<void> {
+  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: sessionKey(sid) }));
+}
+
+/** Revokes every session of a user, except `keepSid` (the one that asked, on a password change). */
+export async function deleteUserSessions(db: Db, userId: string, keepSid?: string): Promise<void> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :p',
+        ExpressionAttributeValues: { ':p': userSessionsPartition(userId) },
+        ExclusiveStartKey: start,
+      }),
+    );
+    const sids = (res.Items ?? []).map((i) => i.sid as string).filter((sid) => sid !== keepSid);
+    for (let i = 0; i < sids.length; i += 25) {
+      let requests: Record<string, unknown>[] = sids
+        .slice(i, i + 25)
+        .map((sid) => ({ DeleteRequest: { Key: sessionKey(sid) } }));
+      for (let attempt = 0; requests.length > 0 && attempt < 8; attempt++) {
+        const out = await db.doc.send(
+          new BatchWriteCommand({ RequestItems: { [db.table]: requests as never } }),
+        );
+        requests = (out.UnprocessedItems?.[db.table] ?? []) as Record<string, unknown>[];
+        if (requests.length > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+      }
+    }
+    start = res.LastEvaluatedKey;
+  } while (start);
+}

@@ -1,0 +1,186 @@
+// Users: unique username and email enforced by guard items written in one transaction with the user.
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { PublicUser, Role } from '@csp/shared/schemas/auth';
+import { AppError } from '../errors';
+import { type Db, failedConditionIndexes, isConditionFailure, nowIso } from './db';
+import { newId } from './ids';
+import { emailGuardKey, TYPE_PARTITIONS, userIndexes, userKey, usernameGuardKey } from './keys';
+
+export interface UserRecord extends PublicUser {
+  passwordHash: string;
+  /** AES-256-GCM ciphertext of the TOTP secret (see auth/secret-box.ts); never leaves the server. */
+  twoFactorSecret: string | null;
+}
+
+export function toPublicUser(u: UserRecord): PublicUser {
+  return {
+    id: u.id,
+    username: u.username,
+    email: u.email,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    role: u.role,
+    teamId: u.teamId,
+    twoFactorEnabled: u.twoFactorEnabled,
+    createdAt: u.createdAt,
+    updatedAt: u.updatedAt,
+  };
+}
+
+function fromItem(item: Record<string, unknown>): UserRecord {
+  const { pk: _pk, sk: _sk, gsi3pk: _g, gsi3sk: _s, ...rest } = item;
+  return rest as unknown as UserRecord;
+}
+
+export async function createUser(
+  db: Db,
+  input: {
+    username: string;
+    email: string | null;
+    passwordHash: string;
+    firstName?: string | null;
+    lastName?: string | null;
+    role?: Role;
+  },
+): Promise<UserRecord> {
+  const id = newId();
+  const now = nowIso();
+  const user: UserRecord = {
+    id,
+    username: input.username,
+    email: input.email,
+    firstName: input.firstName || null,
+    lastName: input.lastName || null,
+    role: input.role ?? 'user',
+    teamId: null,
+    twoFactorEnabled: false,
+    twoFactorSecret: null,
+    passwordHash: input.passwordHash,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const guard = { ConditionExpression: 'attribute_not_exists(pk)', TableName: db.table };
+  try {
+    await db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { ...guard, Item: { ...userKey(id), ...userIndexes(id), ...user } } },
+          { Put: { ...guard, Item: { ...usernameGuardKey(input.username), userId: id } } },
+          ...(input.email
+            ? [{ Put: { ...guard, Item: { ...emailGuardKey(input.email), userId: id } } }]
+            : []),
+        ],
+      }),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    const failed = failedConditionIndexes(err);
+    if (failed.includes(2)) throw new AppError(409, 'Email already registered');
+    throw new AppError(409, 'Username already taken');
+  }
+  return user;
+}
+
+export async function getUser(db: Db, id: string): Promise<UserRecord | null> {
+  const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: userKey(id) }));
+  return res.Item ? fromItem(res.Item) : null;
+}
+
+export async function getUserByUsername(db: Db, username: string): Promise<UserRecord | null> {
+  const guard = await db.doc.send(new GetCommand({ TableName: db.table, Key: usernameGuardKey(username) }));
+  const userId = guard.Item?.userId as string | undefined;
+  return userId ? getUser(db, userId) : null;
+}
+
+export async function updateUserFields(
+  db: Db,
+  id: string,
+  fields: Partial<Pick<UserRecord, 'firstName' | 'lastName' | 'role' | 'passwordHash' | 'teamId'>> &
+    Partial<Pick<UserRecord, 'twoFactorEnabled' | 'twoFactorSecret'>>,
+): Promise<UserRecord> {
+  const entries = Object.entries({ ...fields, updatedAt: nowIso() }).filter(([, v]) => v !== undefined);
+  const res = await db.doc.send(
+    new UpdateCommand({
+      TableName: db.table,
+      Key: userKey(id),
+      ConditionExpression: 'attribute_exists(pk)',
+      UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return fromItem(res.Attributes ?? {});
+}
+
+/** Changes the email, moving its guard item in the same transaction so uniqueness holds. */
+export async function changeUserEmail(db: Db, user: UserRecord, email: string): Promise<UserRecord> {
+  if (user.email?.toLowerCase() === email.toLowerCase()) return user;
+  const now = nowIso();
+  try {
+    await db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: db.table,
+              Item: { ...emailGuardKey(email), userId: user.id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          ...(user.email ? [{ Delete: { TableName: db.table, Key: emailGuardKey(user.email) } }] : []),
+          {
+            Update: {
+              TableName: db.table,
+              Key: userKey(user.id),
+              UpdateExpression: 'SET email = :e, updatedAt = :u',
+              ExpressionAttributeValues: { ':e': email, ':u': now },
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err)) throw new AppError(409, 'Email already registered');
+    throw err;
+  }
+  return { ...user, email, updatedAt: now };
+}
+
+export async function deleteUserRecord(db: Db, user: UserRecord): Promise<void> {
+  await db.doc.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName: db.table, Key: userKey(user.id) } },
+        { Delete: { TableName: db.table, Key: usernameGuardKey(user.username) } },
+        ...(user.email ? [{ Delete: { TableName: db.table, Key: emailGuardKey(user.email) } }] : []),
+      ],
+    }),
+  );
+}
+
+export async function listUsers(
+  db: Db,
+  opts: { limit?: number; cursor?: string } = {},
+): Promise<{ items: UserRecord[]; cursor: string | null }> {
+  const res = await db.doc.send(
+    new QueryCommand({
+      TableName: db.table,
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :p',
+      ExpressionAttributeValues: { ':p': TYPE_PARTITIONS.user },
+      ScanIndexForward: false,
+      Limit: opts.limit ?? 100,
+      ...(opts.cursor
+        ? { ExclusiveStartKey: JSON.parse(Buffer.from(opts.cursor, 'base64url').toString()) }
+        : {}),
+    }),
+  );
+  return {
+    items: (res.Items ?? []).map(fromItem),
+    cursor: res.LastEvaluatedKey
+      ? Buffer.from(JSON.stringify(res.LastEvaluatedKey)).toString('base64url')
+      : null,
+  };
+}

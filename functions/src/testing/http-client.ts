@@ -1,0 +1,52 @@
+// A small HTTP client for API tests: real requests to the local server, with a cookie jar and the
+// same-origin Origin header a browser would send on writes.
+export class HttpClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly origin: string | null = baseUrl,
+  ) {}
+
+  get(path: string, headers: Record<string, string> = {}) {
+    return this.request('GET', path, undefined, headers);
+  }
+
+  post(path: string, body?: unknown, headers: Record<string, string> = {}) {
+    return this.request('POST', path, body, headers);
+  }
+
+  patch(path: string, body?: unknown, headers: Record<string, string> = {}) {
+    return this.request('PATCH', path, body, headers);
+  }
+
+  put(path: string, body?: unknown, headers: Record<string, string> = {}) {
+    return this.request('PUT', path, body, headers);
+  }
+
+  delete(path: string, headers: Record<string, string> = {}) {
+    return this.request('DELETE', path, undefined, headers);
+  }
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const h: Record<string, string> = { ...headers };
+    if (this.cookies.size > 0) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (method !== 'GET' && this.origin && !('origin' in h)) h.origin = this.origin;
+    let payload: string | undefined;
+    if (body !== undefined) {
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+      if (!('content-type' in h)) h['content-type'] = 'application/json';
+    }
+    const res = await fetch(new URL(path, this.baseUrl), { method, headers: h, body: payload });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      const expired = attrs.some((a) => /max-age=0/i.test(a.trim())) || value === '';
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+}
