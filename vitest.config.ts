@@ -11,5 +11,6 @@ export default defineConfig({
     // Browser and crawler tests are heavy; two cores do not gain from more parallel files.
     maxWorkers: 2,
     pool: 'forks',
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   },
 });

@@ -1,6 +1,9 @@
 // `npm start`: the whole product on http://localhost:PORT, with DynamoDB Local holding the data in DATA_DIR.
 import { startLocalServer } from './server';
 
+// Lambda runs Node 22; locally Node 20 is supported, so the SDK's notice about Node 22 is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 async function main() {
   const started = Date.now();
   const server = await startLocalServer({ host: process.env.HOST ?? '127.0.0.1' });

@@ -1,7 +1,8 @@
 // The whole product in one process: the web app, the API, the report endpoint and the crawl queue, on
 // DynamoDB Local. The same handlers as in AWS; nothing here is a stand-in.
+import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createApiApp } from '../api/app';
@@ -14,6 +15,7 @@ import { LocalQueue, type SqsHandler } from '../queue/local-queue';
 import { createDb } from '../store/db';
 import { ensureTable } from '../store/table';
 import { type DynamoLocal, startDynamoLocal } from './dynamo-local';
+import { ENDPOINT_FILE } from './endpoint-file';
 import { loadLocalSecrets, randomSecrets } from './secrets';
 import { staticFiles } from './static-files';
 
@@ -53,7 +55,10 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
 
   let dynamo: DynamoLocal | null = null;
   const endpoint = opts.dynamoEndpoint ?? config.DYNAMODB_ENDPOINT;
-  if (!endpoint) dynamo = await startDynamoLocal({ dataDir });
+  if (!endpoint) {
+    dynamo = await startDynamoLocal({ dataDir });
+    writeFileSync(join(dataDir, ENDPOINT_FILE), dynamo.endpoint);
+  }
   try {
     const db = createDb({
       table: config.TABLE_NAME,
@@ -107,7 +112,10 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
         await queue.close();
         await new Promise<void>((ok) => server.close(() => ok()));
         db.doc.destroy();
-        await dynamo?.stop();
+        if (dynamo) {
+          rmSync(join(dataDir, ENDPOINT_FILE), { force: true });
+          await dynamo.stop();
+        }
       },
     };
   } catch (err) {

@@ -9,6 +9,9 @@ declare module 'vitest' {
   }
 }
 
+// Lambda runs Node 22; the SDK's notice about Node 20 is noise in tests.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 export default async function setup(project: TestProject) {
   const db = await startDynamoLocal({ inMemory: true });
   project.provide('dynamoEndpoint', db.endpoint);

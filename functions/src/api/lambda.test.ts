@@ -1,0 +1,107 @@
+// The Lambda entry, driven with API Gateway HTTP API (payload v2) events on DynamoDB Local.
+import { randomBytes } from 'node:crypto';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { randomSecrets } from '../local/secrets';
+import { createDb } from '../store/db';
+import { ensureTable } from '../store/table';
+
+const secrets = randomSecrets();
+const table = `lambda-${randomBytes(4).toString('hex')}`;
+let handler: (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+function v2Event(
+  method: string,
+  path: string,
+  opts: { body?: unknown; cookies?: string[]; headers?: Record<string, string> } = {},
+): APIGatewayProxyEventV2 {
+  const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: path,
+    rawQueryString: '',
+    cookies: opts.cookies,
+    headers: {
+      host: 'csp.example.test',
+      'x-forwarded-proto': 'https',
+      ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}),
+      ...opts.headers,
+    },
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'api',
+      domainName: 'csp.example.test',
+      domainPrefix: 'csp',
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'test' },
+      requestId: randomBytes(8).toString('hex'),
+      routeKey: '$default',
+      stage: '$default',
+      time: new Date().toUTCString(),
+      timeEpoch: Date.now(),
+    },
+    body,
+    isBase64Encoded: false,
+  };
+}
+
+const context = {} as Context;
+
+beforeAll(async () => {
+  const endpoint = inject('dynamoEndpoint');
+  await ensureTable(createDb({ table, endpoint }));
+  Object.assign(process.env, {
+    DYNAMODB_ENDPOINT: endpoint,
+    TABLE_NAME: table,
+    SESSION_SECRET: secrets.sessionSecret,
+    ALTCHA_HMAC_KEY: secrets.altchaHmacKey,
+    TOTP_ENCRYPTION_KEY: secrets.totpEncryptionKey,
+    CRAWL_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/crawl',
+    PUBLIC_URL: 'https://csp.example.test',
+    ALTCHA_MAX_NUMBER: '2000',
+    SCRYPT_LOG_N: '14',
+    LOG_LEVEL: 'silent',
+  });
+  ({ handler } = (await import('./lambda')) as unknown as { handler: typeof handler });
+});
+
+describe('API Lambda entry (HTTP API v2 events)', () => {
+  it('serves a challenge, registers over https with a __Host- cookie, and reads the session back', async () => {
+    const challenge = await handler(v2Event('GET', '/api/altcha-challenge'), context);
+    expect(challenge.statusCode).toBe(200);
+    const { solveChallenge } = await import('altcha-lib');
+    const { deriveKey } = await import('altcha-lib/algorithms/sha');
+    const ch = JSON.parse(challenge.body!);
+    const solution = await solveChallenge({ challenge: ch, deriveKey });
+    const altcha = Buffer.from(JSON.stringify({ challenge: ch, solution })).toString('base64');
+
+    const registered = await handler(
+      v2Event('POST', '/api/register', {
+        body: { username: 'lambda_user', email: 'lambda@example.test', password: 'secret12', altcha },
+        headers: { origin: 'https://csp.example.test' },
+      }),
+      context,
+    );
+    expect(registered.statusCode).toBe(201);
+    const setCookie = registered.cookies ?? [];
+    const session = setCookie.find((c) => c.startsWith('__Host-csp_session='));
+    expect(session).toMatch(/Secure/);
+    expect(session).toMatch(/HttpOnly/);
+    expect(registered.headers?.['strict-transport-security']).toMatch(/max-age=/);
+
+    const me = await handler(v2Event('GET', '/api/user', { cookies: [session!.split(';')[0]!] }), context);
+    expect(me.statusCode).toBe(200);
+    expect(JSON.parse(me.body!).username).toBe('lambda_user');
+  });
+
+  it('refuses a foreign origin and an anonymous read', async () => {
+    const foreign = await handler(
+      v2Event('POST', '/api/logout', { body: {}, headers: { origin: 'https://evil.example' } }),
+      context,
+    );
+    expect(foreign.statusCode).toBe(403);
+    const anon = await handler(v2Event('GET', '/api/domains'), context);
+    expect(anon.statusCode).toBe(401);
+    expect(JSON.parse(anon.body!)).toEqual({ message: 'Unauthorized' });
+  });
+});
