@@ -6,7 +6,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { AnalysisQueue } from '../api/deps';
 import { errorFields, type Logger } from '../logger';
 
-export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
+// biome-ignore lint/suspicious/noConfusingVoidType: an SQS handler may return nothing, as Lambda allows
+export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined | void>;
 
 export interface LocalQueueOptions {
   handler: SqsHandler;

@@ -1,5 +1,9 @@
 // A small HTTP client for API tests: real requests to the local server, with a cookie jar and the
 // same-origin Origin header a browser would send on writes.
+/** A fetch Response whose JSON body tests may read freely (assertions check its shape). */
+// biome-ignore lint/suspicious/noExplicitAny: test responses are checked by the assertions that read them
+export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+
 export class HttpClient {
   readonly cookies = new Map<string, string>();
 
@@ -28,7 +32,12 @@ export class HttpClient {
     return this.request('DELETE', path, undefined, headers);
   }
 
-  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<TestResponse> {
     const h: Record<string, string> = { ...headers };
     if (this.cookies.size > 0) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (method !== 'GET' && this.origin && !('origin' in h)) h.origin = this.origin;
