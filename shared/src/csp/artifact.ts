@@ -46,6 +46,12 @@ export const observationSchema = z.discriminatedUnion('type', [
     hash: z.string(),
     /** First characters of the code, for people reading the result. */
     sample: z.string().optional(),
+    /**
+     * Optional (added by the crawler): where the code sits. 'javascript-url' hashes are of the whole
+     * percent-decoded URL (`javascript:` included); Chromium checks them against script-src-elem and
+     * honours the hash only when that directive also has 'unsafe-hashes'.
+     */
+    kind: z.enum(['element', 'attribute', 'javascript-url']).optional(),
     ...where,
   }),
   /** eval(), new Function(), setTimeout(string): needs 'unsafe-eval'. */

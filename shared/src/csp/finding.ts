@@ -1,0 +1,47 @@
+// Findings about a policy — from the generator (why a source is there, what was left out) and from
+// csp_evaluator (grade.ts) — as plain zod-typed objects with one severity scale of our own.
+import { z } from 'zod';
+
+/**
+ * Most severe first; the index is the rank. csp_evaluator numbers its severities so that sorting them
+ * is misleading (HIGH_MAYBE=40 sorts after MEDIUM=30, INFO=60 after both "maybes"); we keep a plain
+ * ordered list and map onto it in grade.ts.
+ */
+export const SEVERITIES = ['high', 'medium', 'low', 'info'] as const;
+export const severitySchema = z.enum(SEVERITIES);
+export type Severity = z.infer<typeof severitySchema>;
+
+export const policyFindingSchema = z.object({
+  severity: severitySchema,
+  /** Directive the finding is about ('' when it concerns the whole policy). */
+  directive: z.string(),
+  description: z.string(),
+  /** The source or value concerned, when there is one. */
+  value: z.string().optional(),
+  /** Stable machine code: generator codes are kebab-case, csp_evaluator ones its `Type` names. */
+  code: z.string(),
+  checker: z.enum(['generator', 'csp_evaluator']),
+});
+export type PolicyFinding = z.infer<typeof policyFindingSchema>;
+
+export function severityRank(severity: Severity): number {
+  return SEVERITIES.indexOf(severity);
+}
+
+/** Most severe first, then by directive, code and value, so lists are stable. */
+export function compareFindings(a: PolicyFinding, b: PolicyFinding): number {
+  return (
+    severityRank(a.severity) - severityRank(b.severity) ||
+    a.directive.localeCompare(b.directive) ||
+    a.code.localeCompare(b.code) ||
+    (a.value ?? '').localeCompare(b.value ?? '')
+  );
+}
+
+export function highestSeverity(findings: readonly PolicyFinding[]): Severity | undefined {
+  let best: Severity | undefined;
+  for (const f of findings) {
+    if (best === undefined || severityRank(f.severity) < severityRank(best)) best = f.severity;
+  }
+  return best;
+}

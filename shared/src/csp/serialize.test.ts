@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import type { CspRules } from '../schemas/analysis';
+import {
+  CLOUDFRONT_CSP_MAX,
+  EXPORT_FORMATS,
+  escapeApache,
+  escapeNginx,
+  exportApache,
+  exportIis,
+  exportMeta,
+  exportNginx,
+  exportPlain,
+  exportPolicy,
+  headerName,
+  lengthWarnings,
+  NGINX_PROXY_BUFFER,
+  policyHeaders,
+  renderPolicy,
+  serializePolicy,
+} from './serialize';
+
+const RULES: CspRules = {
+  'frame-ancestors': ["'self'"],
+  'script-src': ["'self'", 'https://cdn.example'],
+  'upgrade-insecure-requests': [],
+  'default-src': ["'none'"],
+  'img-src': ['https://img.example/a%20b/', 'data:'],
+  'report-uri': ['https://csp.example/r?domain=x'],
+};
+const VALUE =
+  "default-src 'none'; script-src 'self' https://cdn.example; img-src https://img.example/a%20b/ data:; frame-ancestors 'self'; upgrade-insecure-requests; report-uri https://csp.example/r?domain=x";
+
+describe('header value', () => {
+  it('directives in table order, sources as given and deduplicated, valueless directives bare', () => {
+    expect(serializePolicy(RULES)).toBe(VALUE);
+    expect(serializePolicy({ 'img-src': ['data:', 'data:', "'self'"] })).toBe("img-src data: 'self'");
+    expect(serializePolicy({ 'x-custom': ['a'], 'default-src': ["'self'"] })).toBe(
+      "default-src 'self'; x-custom a",
+    );
+  });
+
+  it('drops sources and directive names that would break out of the header, and says so', () => {
+    const { value, warnings } = renderPolicy({
+      'img-src': [
+        'https://ok.example',
+        "https://a.example; script-src 'unsafe-inline'",
+        'a,b',
+        'x"y',
+        'a\\b',
+        'tab\there',
+        'é',
+      ],
+      'bad name;': ['x'],
+    });
+    expect(value).toBe('img-src https://ok.example');
+    expect(warnings).toHaveLength(7);
+  });
+
+  it('names the header for enforcing and report-only mode', () => {
+    expect(headerName(false)).toBe('Content-Security-Policy');
+    expect(headerName(true)).toBe('Content-Security-Policy-Report-Only');
+  });
+
+  it('adds report-to and a Reporting-Endpoints header when a reporting endpoint is configured', () => {
+    const headers = policyHeaders(RULES, {
+      reportOnly: true,
+      reportTo: { url: 'https://csp.example/reports' },
+    });
+    expect(headers).toEqual([
+      { name: 'Content-Security-Policy-Report-Only', value: `${VALUE}; report-to csp-endpoint` },
+      { name: 'Reporting-Endpoints', value: 'csp-endpoint="https://csp.example/reports"' },
+    ]);
+    expect(() => policyHeaders(RULES, { reportTo: { url: 'javascript:alert(1)' } })).toThrow();
+    expect(() => policyHeaders(RULES, { reportTo: { group: 'a b', url: 'https://x.example' } })).toThrow();
+  });
+});
+
+describe('server configuration exports', () => {
+  it('Apache: Header always set, quotes escaped, % doubled (mod_headers format specifiers)', () => {
+    expect(escapeApache('a "b" 100%')).toBe('a \\"b\\" 100%%');
+    const out = exportApache(RULES, { reportTo: { url: 'https://csp.example/reports' } });
+    expect(out.filename).toBe('.htaccess');
+    expect(out.content).toBe(
+      [
+        '# Content Security Policy (CSP Generator). Requires mod_headers.',
+        '<IfModule mod_headers.c>',
+        `  Header always set Content-Security-Policy "${VALUE.replace('%20', '%%20')}; report-to csp-endpoint"`,
+        '  Header always set Reporting-Endpoints "csp-endpoint=\\"https://csp.example/reports\\""',
+        '</IfModule>',
+        '',
+      ].join('\n'),
+    );
+    expect(out.warnings).toEqual([]);
+  });
+
+  it('nginx: add_header … always; quotes and backslashes escaped, $ percent-encoded with a warning', () => {
+    expect(escapeNginx('a "b" \\ $x')).toBe('a \\"b\\" \\\\ %24x');
+    const out = exportNginx(
+      { 'img-src': ['https://a.example/$v/'] },
+      { reportTo: { url: 'https://r.example/' } },
+    );
+    expect(out.filename).toBe('nginx.conf');
+    expect(out.content).toContain(
+      'add_header Content-Security-Policy "img-src https://a.example/%24v/; report-to csp-endpoint" always;',
+    );
+    expect(out.content).toContain(
+      'add_header Reporting-Endpoints "csp-endpoint=\\"https://r.example/\\"" always;',
+    );
+    expect(out.warnings.some((w) => w.includes('%24'))).toBe(true);
+  });
+
+  it('IIS: web.config customHeaders with XML attribute escaping', () => {
+    const out = exportIis({ 'img-src': ['https://a.example/?a=1&b=<2>'] }, { reportOnly: true });
+    expect(out.filename).toBe('web.config');
+    expect(out.content).toContain('<remove name="Content-Security-Policy-Report-Only" />');
+    expect(out.content).toContain(
+      '<add name="Content-Security-Policy-Report-Only" value="img-src https://a.example/?a=1&amp;b=&lt;2&gt;" />',
+    );
+    expect(out.content.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    const withEndpoint = exportIis({}, { reportTo: { url: 'https://r.example/' } });
+    expect(withEndpoint.content).toContain('value="csp-endpoint=&quot;https://r.example/&quot;"');
+  });
+
+  it('meta: leaves out what <meta> ignores and says so; escapes for HTML', () => {
+    const out = exportMeta({ ...RULES, sandbox: ['allow-scripts'], 'report-to': ['g'] });
+    expect(out.filename).toBe('csp-config.txt');
+    expect(out.content).toBe(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' https://cdn.example; img-src https://img.example/a%20b/ data:; upgrade-insecure-requests">\n`,
+    );
+    for (const d of ['frame-ancestors', 'report-uri', 'report-to', 'sandbox']) {
+      expect(
+        out.warnings.some((w) => w.startsWith(d)),
+        d,
+      ).toBe(true);
+    }
+    expect(exportMeta({ 'img-src': ['https://a.example/?a&b'] }).content).toContain('a&amp;b');
+    expect(exportMeta({}, { reportOnly: true }).warnings.some((w) => w.includes('ignore'))).toBe(true);
+  });
+
+  it('plain: the value alone in csp-policy.txt', () => {
+    expect(exportPlain(RULES)).toEqual({ filename: 'csp-policy.txt', content: `${VALUE}\n`, warnings: [] });
+  });
+
+  it('exportPolicy dispatches every format to its spec file name', () => {
+    const names = EXPORT_FORMATS.map((f) => exportPolicy(f, RULES).filename);
+    expect(names).toEqual(['.htaccess', 'nginx.conf', 'web.config', 'csp-config.txt', 'csp-policy.txt']);
+  });
+
+  it('warns that a nonce in server configuration is static', () => {
+    const out = exportApache({ 'script-src': ["'nonce-abcdefghijklmnop'"] });
+    expect(out.warnings.some((w) => w.includes('nonce'))).toBe(true);
+  });
+
+  it('warns about report-to without an endpoint, and upgrade-insecure-requests in report-only', () => {
+    expect(exportNginx({ 'report-to': ['g'] }).warnings.some((w) => w.includes('Reporting-Endpoints'))).toBe(
+      true,
+    );
+    const ro = exportNginx({ 'upgrade-insecure-requests': [] }, { reportOnly: true });
+    expect(ro.warnings.some((w) => w.includes('upgrade-insecure-requests'))).toBe(true);
+  });
+});
+
+describe('length warnings', () => {
+  /** A policy whose header value is exactly n characters. */
+  const policyOfLength = (n: number): CspRules => {
+    const prefix = 'img-src ';
+    return { 'img-src': [`https://${'a'.repeat(n - prefix.length - 8)}`] };
+  };
+
+  it('nothing up to the CloudFront cap', () => {
+    const rules = policyOfLength(CLOUDFRONT_CSP_MAX);
+    expect(serializePolicy(rules)).toHaveLength(1783);
+    expect(exportApache(rules).warnings).toEqual([]);
+  });
+
+  it('CloudFront above 1,783 characters; nginx proxy buffers above 4,096 too', () => {
+    const cloudfront = exportNginx(policyOfLength(CLOUDFRONT_CSP_MAX + 1)).warnings;
+    expect(cloudfront).toHaveLength(1);
+    expect(cloudfront[0]).toContain('1783');
+    expect(lengthWarnings('x'.repeat(NGINX_PROXY_BUFFER))).toHaveLength(1);
+    const both = exportIis(policyOfLength(NGINX_PROXY_BUFFER + 1)).warnings;
+    expect(both).toHaveLength(2);
+    expect(both[1]).toContain('502');
+  });
+
+  it('every header export warns; the <meta> tag is not a header and does not', () => {
+    const rules = policyOfLength(5000);
+    for (const format of ['apache', 'nginx', 'iis', 'plain'] as const) {
+      expect(exportPolicy(format, rules).warnings, format).toHaveLength(2);
+    }
+    expect(exportMeta(rules).warnings.some((w) => w.includes('CloudFront'))).toBe(false);
+  });
+});

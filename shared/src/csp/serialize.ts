@@ -1,0 +1,280 @@
+// From cspRules to what a user deploys: the header value, the header name, and ready-to-paste server
+// configuration (Apache, Nginx, IIS), a <meta> tag and the plain policy. Rules may hold user-entered custom
+// sources, so every value is checked against the CSP grammar and escaped for the format it goes into.
+import { z } from 'zod';
+import type { CspRules } from '../schemas/analysis';
+import { compareDirectives } from './directives';
+
+export const CSP_HEADER = 'Content-Security-Policy';
+export const CSP_REPORT_ONLY_HEADER = 'Content-Security-Policy-Report-Only';
+
+/** CloudFront response-headers policies reject a Content-Security-Policy value longer than this. */
+export const CLOUDFRONT_CSP_MAX = 1783;
+/**
+ * Above this, nginx in front of an app (default proxy_buffer_size of one page, 4 KB or 8 KB, for all the
+ * upstream's response headers) answers 502 "upstream sent too big header".
+ */
+export const NGINX_PROXY_BUFFER = 4096;
+
+export const EXPORT_FORMATS = ['apache', 'nginx', 'iis', 'meta', 'plain'] as const;
+export const exportFormatSchema = z.enum(EXPORT_FORMATS);
+export type ExportFormat = z.infer<typeof exportFormatSchema>;
+
+/** File names from the spec (section 9): server formats by name, csp-config.txt otherwise. */
+export const EXPORT_FILENAMES: Record<ExportFormat, string> = {
+  apache: '.htaccess',
+  nginx: 'nginx.conf',
+  iis: 'web.config',
+  meta: 'csp-config.txt',
+  plain: 'csp-policy.txt',
+};
+
+export const exportOptionsSchema = z.object({
+  reportOnly: z.boolean().default(false),
+  /**
+   * Reporting API: adds `report-to <group>` to the policy and a `Reporting-Endpoints: <group>="<url>"`
+   * header. Browsers that support report-to ignore report-uri, so keep report-uri as well for the others.
+   */
+  reportTo: z
+    .object({
+      group: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/, 'group must be a token (letters, digits, - and _)')
+        .default('csp-endpoint'),
+      url: z.url({ protocol: /^https?$/ }),
+    })
+    .optional(),
+});
+export type ExportOptions = z.input<typeof exportOptionsSchema>;
+
+export const policyExportSchema = z.object({
+  filename: z.string(),
+  content: z.string(),
+  warnings: z.array(z.string()),
+});
+export type PolicyExport = z.infer<typeof policyExportSchema>;
+
+export interface Header {
+  name: string;
+  value: string;
+}
+
+export function headerName(reportOnly: boolean): string {
+  return reportOnly ? CSP_REPORT_ONLY_HEADER : CSP_HEADER;
+}
+
+const DIRECTIVE_NAME = /^[A-Za-z0-9-]+$/;
+/**
+ * A source expression a header can carry: visible ASCII without `;` and `,` (they end a directive or a
+ * policy) and without `"` and `\`, which no valid source contains and which would need config escaping.
+ */
+const SOURCE_TOKEN = /^[!#-+\--:<-[\]-~]+$/;
+
+/** The header value and anything dropped because it could not be written safely. */
+export function renderPolicy(rules: CspRules): { value: string; warnings: string[] } {
+  const warnings: string[] = [];
+  const parts: string[] = [];
+  for (const directive of Object.keys(rules).sort(compareDirectives)) {
+    if (!DIRECTIVE_NAME.test(directive)) {
+      warnings.push(`Dropped directive ${JSON.stringify(directive)}: not a valid directive name.`);
+      continue;
+    }
+    const seen = new Set<string>();
+    const sources: string[] = [];
+    for (const source of rules[directive] ?? []) {
+      if (!SOURCE_TOKEN.test(source)) {
+        warnings.push(
+          `Dropped source ${JSON.stringify(source)} from ${directive}: spaces, control characters, ';', ',', '"' and '\\' cannot appear in a source (percent-encode them in URLs).`,
+        );
+        continue;
+      }
+      if (!seen.has(source)) {
+        seen.add(source);
+        sources.push(source);
+      }
+    }
+    parts.push(sources.length ? `${directive.toLowerCase()} ${sources.join(' ')}` : directive.toLowerCase());
+  }
+  return { value: parts.join('; '), warnings };
+}
+
+/** The header value, e.g. `default-src 'none'; script-src 'self'`. */
+export function serializePolicy(rules: CspRules): string {
+  return renderPolicy(rules).value;
+}
+
+interface Prepared {
+  headers: Header[];
+  value: string;
+  warnings: string[];
+}
+
+function prepare(rules: CspRules, options: ExportOptions, withHeaderWarnings: boolean): Prepared {
+  const opts = exportOptionsSchema.parse(options);
+  let effective = rules;
+  const extra: Header[] = [];
+  if (opts.reportTo) {
+    effective = { ...rules, 'report-to': [opts.reportTo.group] };
+    const url = new URL(opts.reportTo.url).href;
+    extra.push({ name: 'Reporting-Endpoints', value: `${opts.reportTo.group}="${url}"` });
+  }
+  const { value, warnings } = renderPolicy(effective);
+  if (withHeaderWarnings) warnings.push(...lengthWarnings(value));
+  if (rules['report-to'] && !opts.reportTo) {
+    warnings.push(
+      'The policy names a report-to group but no Reporting-Endpoints header is configured; browsers will not know where to send reports.',
+    );
+  }
+  if (opts.reportOnly && rules['upgrade-insecure-requests']) {
+    warnings.push('upgrade-insecure-requests has no effect in a report-only policy.');
+  }
+  if (/'nonce-/.test(value)) {
+    warnings.push(
+      'The policy holds a nonce. A nonce written into server configuration is the same for every response and protects nothing: generate a fresh one per response in your application (or with a per-request variable) and add it to every <script> tag.',
+    );
+  }
+  return { headers: [{ name: headerName(opts.reportOnly), value }, ...extra], value, warnings };
+}
+
+export function lengthWarnings(value: string): string[] {
+  const warnings: string[] = [];
+  const n = value.length;
+  if (n > CLOUDFRONT_CSP_MAX) {
+    warnings.push(
+      `The policy is ${n} characters; CloudFront response-headers policies accept at most ${CLOUDFRONT_CSP_MAX}. Send it from the origin or a CloudFront Function instead.`,
+    );
+  }
+  if (n > NGINX_PROXY_BUFFER) {
+    warnings.push(
+      `The policy is ${n} characters; behind an nginx proxy with the default proxy_buffer_size (4k/8k) responses may fail with 502 "upstream sent too big header". Raise proxy_buffer_size/proxy_buffers or shorten the policy.`,
+    );
+  }
+  return warnings;
+}
+
+/** The CSP header (and Reporting-Endpoints when configured), as name/value pairs. */
+export function policyHeaders(rules: CspRules, options: ExportOptions = {}): Header[] {
+  return prepare(rules, options, false).headers;
+}
+
+// Apache (mod_headers): the value is a double-quoted config argument. Inside it `\"` is a literal quote,
+// and `%` starts a mod_headers format specifier (%t, %{VAR}e …; unknown ones are a config error), so a
+// literal percent (e.g. %20 in a URL path) must be written `%%`. Backslashes never reach here (see SOURCE_TOKEN).
+export function escapeApache(value: string): string {
+  return value.replace(/%/g, '%%').replace(/"/g, '\\"');
+}
+
+// nginx: double-quoted strings take `\"` and `\\`; `$` starts a variable and has no escape, so it is
+// percent-encoded (it can only be in a URL path, where %24 matches the same path).
+export function escapeNginx(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\$/g, '%24');
+}
+
+/** XML/HTML attribute value in double quotes. */
+export function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+export function exportApache(rules: CspRules, options: ExportOptions = {}): PolicyExport {
+  const { headers, warnings } = prepare(rules, options, true);
+  const lines = headers.map((h) => `  Header always set ${h.name} "${escapeApache(h.value)}"`);
+  const content = [
+    '# Content Security Policy (CSP Generator). Requires mod_headers.',
+    '<IfModule mod_headers.c>',
+    ...lines,
+    '</IfModule>',
+    '',
+  ].join('\n');
+  return { filename: EXPORT_FILENAMES.apache, content, warnings };
+}
+
+export function exportNginx(rules: CspRules, options: ExportOptions = {}): PolicyExport {
+  const { headers, warnings } = prepare(rules, options, true);
+  if (headers.some((h) => h.value.includes('$'))) {
+    warnings.push('A "$" in the policy was written as %24: nginx would read it as a variable.');
+  }
+  const content = [
+    '# Content Security Policy (CSP Generator). Put these lines in a server or location block.',
+    '# add_header in a block replaces every add_header inherited from enclosing blocks: repeat them there.',
+    ...headers.map((h) => `add_header ${h.name} "${escapeNginx(h.value)}" always;`),
+    '',
+  ].join('\n');
+  return { filename: EXPORT_FILENAMES.nginx, content, warnings };
+}
+
+export function exportIis(rules: CspRules, options: ExportOptions = {}): PolicyExport {
+  const { headers, warnings } = prepare(rules, options, true);
+  const entries = headers.flatMap((h) => [
+    // remove first: a header inherited from a parent web.config would otherwise be sent twice.
+    `        <remove name="${escapeAttribute(h.name)}" />`,
+    `        <add name="${escapeAttribute(h.name)}" value="${escapeAttribute(h.value)}" />`,
+  ]);
+  const content = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<!-- Content Security Policy (CSP Generator) -->',
+    '<configuration>',
+    '  <system.webServer>',
+    '    <httpProtocol>',
+    '      <customHeaders>',
+    ...entries,
+    '      </customHeaders>',
+    '    </httpProtocol>',
+    '  </system.webServer>',
+    '</configuration>',
+    '',
+  ].join('\n');
+  return { filename: EXPORT_FILENAMES.iis, content, warnings };
+}
+
+/** Directives a policy delivered in <meta> cannot use (CSP3 §3.3): browsers ignore them there. */
+export const META_IGNORED_DIRECTIVES = ['frame-ancestors', 'report-uri', 'report-to', 'sandbox'] as const;
+
+export function exportMeta(rules: CspRules, options: ExportOptions = {}): PolicyExport {
+  const opts = exportOptionsSchema.parse(options);
+  const kept: CspRules = {};
+  const warnings: string[] = [];
+  for (const [directive, sources] of Object.entries(rules)) {
+    if ((META_IGNORED_DIRECTIVES as readonly string[]).includes(directive)) {
+      warnings.push(`${directive} was left out: browsers ignore it in a <meta> policy. Send it as a header.`);
+    } else {
+      kept[directive] = sources;
+    }
+  }
+  if (opts.reportTo) warnings.push('Reporting (report-to) is not available from a <meta> policy.');
+  // Without a reporting destination a report-only policy has no effect; and <meta> cannot be report-only.
+  if (opts.reportOnly) {
+    warnings.push(
+      'Browsers ignore Content-Security-Policy-Report-Only in a <meta> tag, so this tag does nothing. Use a header to test in report-only mode.',
+    );
+  }
+  const rendered = renderPolicy(kept);
+  warnings.push(...rendered.warnings);
+  warnings.push('Place the tag at the top of <head>: it does not apply to anything before it.');
+  const content = `<meta http-equiv="${headerName(opts.reportOnly)}" content="${escapeAttribute(rendered.value)}">\n`;
+  return { filename: EXPORT_FILENAMES.meta, content, warnings };
+}
+
+/** csp-policy.txt: the header value alone, for pasting anywhere. */
+export function exportPlain(rules: CspRules, options: ExportOptions = {}): PolicyExport {
+  const { value, warnings } = prepare(rules, options, true);
+  return { filename: EXPORT_FILENAMES.plain, content: `${value}\n`, warnings };
+}
+
+export function exportPolicy(
+  format: ExportFormat,
+  rules: CspRules,
+  options: ExportOptions = {},
+): PolicyExport {
+  switch (format) {
+    case 'apache':
+      return exportApache(rules, options);
+    case 'nginx':
+      return exportNginx(rules, options);
+    case 'iis':
+      return exportIis(rules, options);
+    case 'meta':
+      return exportMeta(rules, options);
+    case 'plain':
+      return exportPlain(rules, options);
+  }
+}
