@@ -27,7 +27,7 @@ function fromItem(item: Record<string, unknown>): AnalysisRecord {
 /** What the API shows: the analysis without the crawler's bookkeeping. */
 export function toAnalysis(r: AnalysisRecord): Analysis {
   const { crawlRequest: _c, runId: _r, leaseUntil: _l, runs: _n, ...rest } = r;
-  return rest;
+  return { ...rest, startedAt: rest.startedAt ?? null };
 }
 
 export async function createAnalysis(
@@ -53,7 +53,7 @@ export async function createAnalysis(
     crawlDelay: input.crawlRequest.crawlDelay,
     verification: null,
     createdAt: nowIso(),
-    startedAt: null,
+    // startedAt is absent until a run claims it (if_not_exists in claimAnalysis keeps the first start).
     completedAt: null,
     crawlRequest: input.crawlRequest,
     runId: null,
@@ -260,4 +260,37 @@ async function conditionalUpdate(db: Db, id: string, update: string, values: Rec
     if (isConditionFailure(err)) return false;
     throw err;
   }
+}
+
+/** How long past its lease a running analysis may stay silent before it counts as lost. */
+export const STALE_AFTER_LEASE_MS = 20 * 60 * 1000;
+/** How long an analysis may wait in the queue before it counts as lost. */
+export const STALE_PENDING_MS = 60 * 60 * 1000;
+
+export function isStale(a: AnalysisRecord, now = Date.now()): boolean {
+  if (a.status === 'running') return (a.leaseUntil ?? 0) + STALE_AFTER_LEASE_MS < now;
+  if (a.status === 'pending') return Date.parse(a.createdAt) + STALE_PENDING_MS < now;
+  return false;
+}
+
+/**
+ * Fails analyses whose crawl was lost (a message that vanished, a worker that died past every retry), so
+ * none stays "running" forever. Called where analyses are read; returns the records as they now are.
+ */
+export async function failStale(
+  db: Db,
+  records: AnalysisRecord[],
+  now = Date.now(),
+): Promise<AnalysisRecord[]> {
+  return Promise.all(
+    records.map(async (a) => {
+      if (!isStale(a, now)) return a;
+      const message =
+        a.status === 'running'
+          ? 'The crawl stopped responding and was marked as failed. Please start a new analysis.'
+          : 'The crawl never started and was marked as failed. Please start a new analysis.';
+      const failed = await failAnalysis(db, a.id, null, [message]);
+      return failed ? ((await getAnalysis(db, a.id)) ?? a) : a;
+    }),
+  );
 }

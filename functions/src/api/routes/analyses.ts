@@ -7,6 +7,7 @@ import {
   type AnalysisRecord,
   createAnalysis,
   failAnalysis,
+  failStale,
   getOwnedAnalysis,
   listUserAnalyses,
   toAnalysis,
@@ -32,9 +33,10 @@ async function enqueue(c: Context<ApiEnv>, analysis: AnalysisRecord): Promise<An
 
 export const analysisRoutes = new Hono<ApiEnv>()
   // Mounted at /api itself, so the session check is per route rather than a catch-all .use().
-  .get('/csp-analyses', requireUser, async (c) =>
-    c.json((await listUserAnalyses(c.var.deps.db, currentUser(c).id)).map(toAnalysis)),
-  )
+  .get('/csp-analyses', requireUser, async (c) => {
+    const { db } = c.var.deps;
+    return c.json((await failStale(db, await listUserAnalyses(db, currentUser(c).id))).map(toAnalysis));
+  })
 
   .post('/csp-analyses', requireUser, async (c) => {
     const { db } = c.var.deps;
@@ -72,7 +74,9 @@ export const analysisRoutes = new Hono<ApiEnv>()
   })
 
   .get('/csp/analyze/:id', requireUser, async (c) => {
-    const analysis = await getOwnedAnalysis(c.var.deps.db, currentUser(c).id, c.req.param('id'));
-    if (!analysis) throw notFound('Analysis');
-    return c.json({ success: true, analysis: toAnalysis(analysis) });
+    const { db } = c.var.deps;
+    const found = await getOwnedAnalysis(db, currentUser(c).id, c.req.param('id'));
+    if (!found) throw notFound('Analysis');
+    const [analysis] = await failStale(db, [found]);
+    return c.json({ success: true, analysis: toAnalysis(analysis!) });
   });

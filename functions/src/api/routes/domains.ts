@@ -2,7 +2,7 @@
 import { domainCreateSchema } from '@csp/shared/schemas/domain';
 import { Hono } from 'hono';
 import { notFound } from '../../errors';
-import { listDomainAnalyses, toAnalysis } from '../../store/analyses';
+import { failStale, listDomainAnalyses, toAnalysis } from '../../store/analyses';
 import { createDomain, deleteDomainCascade, getOwnedDomain, listUserDomains } from '../../store/domains';
 import { readBody } from '../body';
 import type { ApiEnv } from '../deps';
@@ -36,5 +36,5 @@ export const domainRoutes = new Hono<ApiEnv>()
     const { db } = c.var.deps;
     const domain = await getOwnedDomain(db, currentUser(c).id, c.req.param('id'));
     if (!domain) throw notFound('Domain');
-    return c.json((await listDomainAnalyses(db, domain.id)).map(toAnalysis));
+    return c.json((await failStale(db, await listDomainAnalyses(db, domain.id))).map(toAnalysis));
   });
