@@ -1,21 +1,9 @@
 // The product's own response headers: a strict CSP (no inline script, nothing from other origins), HSTS
 // on https, nosniff, a referrer policy, and no framing. A CSP tool has to pass its own evaluation.
+import { OWN_POLICY } from '@csp/shared/csp/own-policy';
 import { createMiddleware } from 'hono/factory';
 
-export const OWN_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "manifest-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export { OWN_POLICY };
 
 export function securityHeaders(opts: { https: () => boolean; policy?: string }) {
   const policy = opts.policy ?? OWN_POLICY;

@@ -1,0 +1,201 @@
+// The product in AWS, one stack (DESIGN.md, "Shape"): CloudFront → S3 web app and HTTP API → Lambdas
+// (api, report-ingest) → one DynamoDB table; the API enqueues crawls on SQS for the crawler Lambda, whose
+// failed jobs end in a dead-letter queue that a small Lambda turns into failed analyses.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Annotations, CfnOutput, Duration, Size, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Architecture } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Construct } from 'constructs';
+import { AppSecrets } from './app-secrets';
+import { BlobBucket } from './blob-bucket';
+import { CrawlQueue } from './crawl-queue';
+import { DataTable } from './data-table';
+import { ProjectFunction } from './project-function';
+import { WebDistribution } from './web-distribution';
+
+/** Handler files, relative to the repository root. Each exports `handler`. */
+export const ENTRIES = {
+  api: 'functions/src/api/lambda.ts',
+  crawler: 'functions/src/crawler/lambda.ts',
+  crawlDeadLetter: 'functions/src/queue/dead-letter-lambda.ts',
+  reportIngest: 'functions/src/report-ingest/lambda.ts',
+} as const;
+export type FunctionName = keyof typeof ENTRIES;
+
+/** Lambda's ceiling; the crawler stops before it and re-enqueues a continuation. */
+export const CRAWLER_TIMEOUT = Duration.minutes(15);
+const DEAD_LETTER_TIMEOUT = Duration.minutes(1);
+
+/**
+ * Installed next to the crawler's bundle instead of bundled: @sparticuz/chromium reads its brotli
+ * archives from node_modules/@sparticuz/chromium/bin at run time, and puppeteer-core loads parts of
+ * itself dynamically. Versions come from package-lock.json.
+ */
+const CRAWLER_NODE_MODULES = ['@sparticuz/chromium', 'puppeteer-core'];
+
+export interface CspGeneratorStackProps extends StackProps {
+  /** The repository root: handler entries, package-lock.json and web/dist are found from here. */
+  sourceRoot: string;
+  /** The built web app. Default: <sourceRoot>/web/dist. Uploaded only when it exists at synth time. */
+  webDist?: string;
+  /** LOG_LEVEL of every function. Default: info. */
+  logLevel?: string;
+  /** Crawls that run at once (each is one Chromium). Default: 5. */
+  crawlerConcurrency?: number;
+}
+
+export class CspGeneratorStack extends Stack {
+  /** The functions this synth created (a handler whose file is missing is left out, with a warning). */
+  readonly functions: Partial<Record<FunctionName, ProjectFunction>> = {};
+
+  constructor(scope: Construct, id: string, props: CspGeneratorStackProps) {
+    super(scope, id, props);
+    const { sourceRoot, logLevel = 'info' } = props;
+    const common = { sourceRoot, logLevel };
+
+    const { table } = new DataTable(this, 'Data');
+    const secrets = new AppSecrets(this, 'Secrets');
+    const crawl = new CrawlQueue(this, 'Crawl', {
+      crawlerTimeout: CRAWLER_TIMEOUT,
+      deadLetterTimeout: DEAD_LETTER_TIMEOUT,
+    });
+    const { bucket: blobs } = new BlobBucket(this, 'Blobs');
+
+    const httpApi = new HttpApi(this, 'HttpApi', {
+      description: 'CSP Generator API; reached through CloudFront on /api/*',
+      createDefaultStage: false,
+    });
+    // A ceiling on what the public can make us spend; well above what the product needs.
+    httpApi.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: 100, burstLimit: 200 },
+    });
+
+    const web = new WebDistribution(this, 'Web', {
+      api: httpApi,
+      webDist: props.webDist ?? join(sourceRoot, 'web', 'dist'),
+    });
+    if (!web.deploysWebApp) {
+      Annotations.of(this).addWarningV2(
+        'csp:web-dist-missing',
+        'web/dist does not exist: the web app is not uploaded. Run `npm run build:web` before `cdk deploy`.',
+      );
+    }
+
+    // --- API -------------------------------------------------------------------------------------------
+    const apiEntry = this.entry('api', sourceRoot);
+    if (!apiEntry) throw new Error(`${ENTRIES.api} is missing: the stack has no API to deploy`);
+    const api = new ProjectFunction(this, 'Api', {
+      ...common,
+      entry: apiEntry,
+      description: 'CSP Generator API (Hono)',
+      environment: {
+        CRAWL_QUEUE_URL: crawl.queue.queueUrl,
+        SECRETS_ARN: secrets.secret.secretArn,
+        PUBLIC_URL: web.url,
+        ALLOW_PRIVATE_TARGETS: 'false',
+      },
+    }).bindTable(table, { accessMode: 'readWrite' });
+    crawl.queue.grantSendMessages(api);
+    secrets.secret.grantRead(api);
+    api.node.addDependency(secrets.seeded);
+    httpApi.addRoutes({
+      path: '/api/{proxy+}',
+      methods: [HttpMethod.ANY],
+      integration: new HttpLambdaIntegration('ApiIntegration', api),
+    });
+    this.functions.api = api;
+
+    // --- Crawler ---------------------------------------------------------------------------------------
+    const crawlerEntry = this.entry('crawler', sourceRoot);
+    if (crawlerEntry) {
+      const crawler = new ProjectFunction(this, 'Crawler', {
+        ...common,
+        entry: crawlerEntry,
+        description: 'CSP Generator crawler (puppeteer-core + @sparticuz/chromium)',
+        // The Chromium build in the @sparticuz/chromium npm package is x86-64 (checked: ELF machine 0x3e).
+        architecture: Architecture.X86_64,
+        // Chromium with several pages open; more memory also buys CPU (about 1.7 vCPU at 3008 MB).
+        memorySize: 3008,
+        timeout: CRAWLER_TIMEOUT,
+        // Chromium unpacks to /tmp (about 500 MB), plus its profile and disk cache.
+        ephemeralStorageSize: Size.gibibytes(2),
+        environment: {
+          ALLOW_PRIVATE_TARGETS: 'false',
+          CRAWL_QUEUE_URL: crawl.queue.queueUrl,
+          BLOB_BUCKET: blobs.bucketName,
+          // The report-uri of the policies it generates points at our own /api/uri-report.
+          PUBLIC_URL: web.url,
+        },
+        bundling: { externalModules: CRAWLER_NODE_MODULES, nodeModules: CRAWLER_NODE_MODULES },
+      }).bindTable(table, { accessMode: 'readWrite' });
+      crawl.queue.grantSendMessages(crawler); // continuations
+      blobs.grantReadWrite(crawler);
+      crawler.addEventSource(
+        new SqsEventSource(crawl.queue, {
+          batchSize: 1,
+          reportBatchItemFailures: true,
+          // Caps concurrent crawls at the event source, so the poller never invokes into throttling.
+          maxConcurrency: props.crawlerConcurrency ?? 5,
+        }),
+      );
+      this.functions.crawler = crawler;
+    }
+
+    // --- Crawl dead letters ----------------------------------------------------------------------------
+    const deadLetterEntry = this.entry('crawlDeadLetter', sourceRoot);
+    if (deadLetterEntry) {
+      const deadLetter = new ProjectFunction(this, 'CrawlDeadLetter', {
+        ...common,
+        entry: deadLetterEntry,
+        description: 'CSP Generator: fails the analysis of a crawl message that exhausted its deliveries',
+        memorySize: 256,
+        timeout: DEAD_LETTER_TIMEOUT,
+      }).bindTable(table, { accessMode: 'readWrite' });
+      deadLetter.addEventSource(new SqsEventSource(crawl.deadLetterQueue, { batchSize: 10 }));
+      this.functions.crawlDeadLetter = deadLetter;
+    }
+
+    // --- Report ingestion ------------------------------------------------------------------------------
+    const ingestEntry = this.entry('reportIngest', sourceRoot);
+    if (ingestEntry) {
+      const ingest = new ProjectFunction(this, 'ReportIngest', {
+        ...common,
+        entry: ingestEntry,
+        description: 'CSP Generator: receives CSP violation reports',
+        memorySize: 512,
+        timeout: Duration.seconds(10),
+        environment: { PUBLIC_URL: web.url },
+      }).bindTable(table, { accessMode: 'readWrite' });
+      // A more specific route than /api/{proxy+}, so API Gateway picks it first.
+      httpApi.addRoutes({
+        path: '/api/uri-report',
+        methods: [HttpMethod.ANY],
+        integration: new HttpLambdaIntegration('ReportIngestIntegration', ingest),
+      });
+      this.functions.reportIngest = ingest;
+    }
+    // TODO(report-ingest): until functions/src/report-ingest/lambda.ts exists, /api/uri-report falls through
+    // to the API function's /api/{proxy+} route. The block above picks the file up at the next synth.
+
+    new CfnOutput(this, 'Url', { value: web.url, description: 'The product (CloudFront)' });
+    new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME for npm run admin' });
+    new CfnOutput(this, 'CrawlQueueUrl', { value: crawl.queue.queueUrl });
+    new CfnOutput(this, 'SecretArn', { value: secrets.secret.secretArn });
+  }
+
+  /** The absolute path of a handler, or undefined (with a synth warning) while its file does not exist. */
+  private entry(name: FunctionName, sourceRoot: string): string | undefined {
+    const path = join(sourceRoot, ENTRIES[name]);
+    if (existsSync(path)) return path;
+    Annotations.of(this).addWarningV2(
+      `csp:missing-entry:${name}`,
+      `${ENTRIES[name]} does not exist: the ${name} function is left out of this synth`,
+    );
+    return undefined;
+  }
+}

@@ -1,0 +1,131 @@
+// The product's one public origin: CloudFront in front of the web app (private S3 bucket, Origin Access
+// Control) and of the HTTP API on /api/*. Same origin for both, so cookies and the CSRF Origin check work
+// without CORS.
+import { existsSync } from 'node:fs';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as EdgeFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { OwnHeaders } from './own-headers';
+
+// Client-side routes (/domains/…, /admin) have no file extension: they get the app shell. Done per
+// behaviour with a viewer-request function, not with distribution-wide error responses, which would also
+// turn the API's own 403/404 answers into index.html.
+const SPA_REWRITE = `function handler(event) {
+  var request = event.request;
+  var uri = request.uri;
+  if (uri.indexOf('.', uri.lastIndexOf('/')) === -1) request.uri = '/index.html';
+  return request;
+}`;
+
+export interface WebDistributionProps {
+  api: IHttpApi;
+  /** The built web app (web/dist). Uploaded only when it exists at synth time. */
+  webDist: string;
+}
+
+export class WebDistribution extends Construct {
+  readonly distribution: Distribution;
+  readonly bucket: Bucket;
+  readonly headers: OwnHeaders;
+  /** https://<distribution domain>: the product's public URL. */
+  readonly url: string;
+  /** False when web/dist was missing at synth time (run `npm run build:web`, then deploy again). */
+  readonly deploysWebApp: boolean;
+
+  constructor(scope: Construct, id: string, props: WebDistributionProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+
+    this.bucket = new Bucket(this, 'Bucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.headers = new OwnHeaders(this, 'Headers');
+
+    const spaRewrite = new EdgeFunction(this, 'SpaRewrite', {
+      comment: 'Serve index.html for client-side routes',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(SPA_REWRITE),
+    });
+
+    const apiDomain = `${props.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'CSP Generator',
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      defaultRootObject: 'index.html',
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: this.headers.web,
+        functionAssociations: [{ function: spaRewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
+        compress: true,
+      },
+      additionalBehaviors: {
+        '/api/*': {
+          origin: new HttpOrigin(apiDomain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
+          // No redirect: a redirected POST would lose its body.
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          // Cookies, query strings and every viewer header but Host (API Gateway routes on its own Host).
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: this.headers.api,
+          compress: true,
+        },
+      },
+    });
+    this.url = `https://${this.distribution.distributionDomainName}`;
+
+    this.deploysWebApp = existsSync(props.webDist);
+    if (this.deploysWebApp) this.deployWebApp(props.webDist);
+  }
+
+  /**
+   * Two uploads: hashed assets first (immutable, cached for a year), then everything else, index.html
+   * included, with no-cache so a browser revalidates the shell and never asks for assets that are gone.
+   * No pruning: a tab opened before a deploy keeps loading its old hashed chunks.
+   */
+  private deployWebApp(webDist: string) {
+    const assets = new BucketDeployment(this, 'DeployAssets', {
+      sources: [Source.asset(webDist)],
+      destinationBucket: this.bucket,
+      exclude: ['*'],
+      include: ['assets/*'],
+      cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')],
+      prune: false,
+      memoryLimit: 512,
+    });
+    const shell = new BucketDeployment(this, 'DeployShell', {
+      sources: [Source.asset(webDist)],
+      destinationBucket: this.bucket,
+      exclude: ['assets/*'],
+      cacheControl: [CacheControl.noCache()],
+      prune: false,
+      memoryLimit: 512,
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+    });
+    shell.node.addDependency(assets);
+  }
+}

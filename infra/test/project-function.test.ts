@@ -1,0 +1,67 @@
+import { Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DataTable } from '../lib/data-table';
+import { ProjectFunction, type TableAccessMode } from '../lib/project-function';
+import { makeSourceRoot, testApp } from './source-root';
+
+const source = makeSourceRoot(['api']);
+afterAll(() => source.remove());
+
+function functionWith(accessMode: TableAccessMode) {
+  const stack = new Stack(testApp(), 'Test');
+  const { table } = new DataTable(stack, 'Data');
+  new ProjectFunction(stack, 'Fn', {
+    sourceRoot: source.root,
+    entry: `${source.root}/functions/src/api/lambda.ts`,
+    logLevel: 'warn',
+  }).bindTable(table, { accessMode });
+  return Template.fromStack(stack);
+}
+
+const actionsOf = (template: Template) =>
+  Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p) =>
+    (
+      p as { Properties: { PolicyDocument: { Statement: { Action: string | string[] }[] } } }
+    ).Properties.PolicyDocument.Statement.flatMap((s) => s.Action),
+  );
+
+describe('ProjectFunction', () => {
+  it('sets the project defaults: nodejs22.x, tracing, source maps, a log group with retention', () => {
+    const template = functionWith('read');
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs22.x',
+      TracingConfig: { Mode: 'Active' },
+      Environment: {
+        Variables: Match.objectLike({
+          NODE_OPTIONS: '--enable-source-maps',
+          LOG_LEVEL: 'warn',
+          TABLE_NAME: Match.anyValue(),
+        }),
+      },
+      LoggingConfig: { LogGroup: Match.anyValue() },
+    });
+    template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+
+  it("bindTable({ accessMode: 'read' }) grants reads only, indexes included", () => {
+    const template = functionWith('read');
+    const actions = actionsOf(template);
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+    const dynamo = actions.filter((a) => a.startsWith('dynamodb:'));
+    expect(dynamo.filter((a) => /Put|Update|Delete|Write/.test(a))).toEqual([]);
+    expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).toContain('/index/*');
+  });
+
+  it("bindTable({ accessMode: 'readWrite' }) adds the writes TransactWriteItems needs", () => {
+    const actions = actionsOf(functionWith('readWrite'));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:ConditionCheckItem',
+      ]),
+    );
+  });
+});

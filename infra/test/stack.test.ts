@@ -1,0 +1,208 @@
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CspGeneratorStack, type FunctionName } from '../lib/csp-generator-stack';
+import { makeSourceRoot, testApp } from './source-root';
+
+const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+
+function synth(entries: FunctionName[], opts: { validate?: boolean } = {}) {
+  const source = makeSourceRoot(entries);
+  const stack = new CspGeneratorStack(testApp(opts), 'Test', { sourceRoot: source.root });
+  const template = Template.fromStack(stack);
+  source.remove();
+  const logicalId = (name: FunctionName) => {
+    const fn = stack.functions[name];
+    if (!fn) throw new Error(`no ${name} function`);
+    return stack.getLogicalId(fn.node.defaultChild as CfnFunction);
+  };
+  return { stack, template, logicalId };
+}
+
+type Resource = { Properties: Record<string, unknown> };
+
+describe('CspGeneratorStack with every handler present', () => {
+  let s: ReturnType<typeof synth>;
+  beforeAll(() => {
+    s = synth(['api', 'crawler', 'crawlDeadLetter', 'reportIngest']);
+  });
+
+  it('has one table: pk/sk, three GSIs with projection ALL, TTL on expiresAt, on demand, PITR, retained', () => {
+    s.template.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
+    const gsis = ['gsi1', 'gsi2', 'gsi3'];
+    s.template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: Match.arrayWith(
+          ['pk', 'sk', ...gsis.flatMap((g) => [`${g}pk`, `${g}sk`])].map((name) => ({
+            AttributeName: name,
+            AttributeType: 'S',
+          })),
+        ),
+        GlobalSecondaryIndexes: gsis.map((g) => ({
+          IndexName: g,
+          KeySchema: [
+            { AttributeName: `${g}pk`, KeyType: 'HASH' },
+            { AttributeName: `${g}sk`, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+        TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+        BillingMode: 'PAY_PER_REQUEST',
+        Replicas: [
+          Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
+        ],
+      }),
+    });
+  });
+
+  it('feeds the crawler one message at a time and reports partial batch failures', () => {
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: s.logicalId('crawler') },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^CrawlQueue'), 'Arn'] },
+    });
+  });
+
+  it('moves a crawl message to the dead-letter queue after 3 receives, which its own function drains', () => {
+    s.template.hasResourceProperties('AWS::SQS::Queue', {
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: 3 }),
+      // 6 × the crawler's 15 minutes (crawl-queue.ts says why).
+      VisibilityTimeout: 5400,
+      SqsManagedSseEnabled: true,
+    });
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: s.logicalId('crawlDeadLetter') },
+      EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^CrawlDeadLetterQueue'), 'Arn'] },
+    });
+  });
+
+  it('never lets the crawler or the API reach private targets', () => {
+    for (const name of ['crawler', 'api'] as const) {
+      const fn = s.template.toJSON().Resources[s.logicalId(name)] as Resource;
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(env.ALLOW_PRIVATE_TARGETS, name).toBe('false');
+    }
+  });
+
+  it('sizes the crawler for Chromium: x86-64, 15 minutes, ≥ 2 GB memory, ≥ 1 GB /tmp', () => {
+    const crawler = s.template.toJSON().Resources[s.logicalId('crawler')] as Resource;
+    expect(crawler.Properties.Architectures).toEqual(['x86_64']);
+    expect(crawler.Properties.Timeout).toBe(900);
+    expect(crawler.Properties.MemorySize).toBeGreaterThanOrEqual(2048);
+    expect((crawler.Properties.EphemeralStorage as { Size: number }).Size).toBeGreaterThanOrEqual(1024);
+    expect(Object.keys((crawler.Properties.Environment as { Variables: object }).Variables)).toEqual(
+      expect.arrayContaining(['TABLE_NAME', 'CRAWL_QUEUE_URL', 'BLOB_BUCKET']),
+    );
+  });
+
+  it('runs every Lambda on nodejs22.x', () => {
+    const functions = Object.entries(s.template.findResources('AWS::Lambda::Function'));
+    expect(functions.length).toBeGreaterThanOrEqual(5);
+    for (const [id, fn] of functions) expect((fn as Resource).Properties.Runtime, id).toBe('nodejs22.x');
+  });
+
+  it('gives only the API the secret, through SECRETS_ARN', () => {
+    const api = s.template.toJSON().Resources[s.logicalId('api')] as Resource;
+    const env = (api.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(Object.keys(env)).toEqual(
+      expect.arrayContaining(['TABLE_NAME', 'CRAWL_QUEUE_URL', 'SECRETS_ARN', 'PUBLIC_URL', 'LOG_LEVEL']),
+    );
+    const readers = Object.values(s.template.findResources('AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p).includes('secretsmanager:GetSecretValue'),
+    );
+    // The API's role and the seeder's, nobody else.
+    expect(readers).toHaveLength(2);
+  });
+
+  it('serves the web app with our own strict CSP, HSTS for two years, nosniff, DENY and a referrer policy', () => {
+    s.template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: Match.objectLike({
+          ContentSecurityPolicy: {
+            ContentSecurityPolicy: Match.stringLikeRegexp("frame-ancestors 'none'"),
+            Override: true,
+          },
+          StrictTransportSecurity: {
+            AccessControlMaxAgeSec: 63072000,
+            IncludeSubdomains: true,
+            Override: true,
+          },
+          ContentTypeOptions: { Override: true },
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+          ReferrerPolicy: { ReferrerPolicy: 'strict-origin-when-cross-origin', Override: true },
+        }),
+      }),
+    });
+    for (const policy of Object.values(s.template.findResources('AWS::CloudFront::ResponseHeadersPolicy'))) {
+      const csp = JSON.stringify(policy);
+      expect(csp).not.toContain('unsafe-inline');
+      expect(csp).not.toContain('unsafe-eval');
+    }
+  });
+
+  it('sends /api/* to the HTTP API uncached with every viewer header but Host, the rest to S3 via OAC', () => {
+    s.template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        CacheBehaviors: [
+          Match.objectLike({
+            PathPattern: '/api/*',
+            CachePolicyId: CACHING_DISABLED,
+            OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+          }),
+        ],
+        Origins: Match.arrayWith([Match.objectLike({ OriginAccessControlId: Match.anyValue() })]),
+      }),
+    });
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/{proxy+}' });
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/uri-report' });
+  });
+
+  it('keeps blobs private, TLS-only and for 30 days', () => {
+    s.template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      LifecycleConfiguration: {
+        Rules: [Match.objectLike({ ExpirationInDays: 30, Status: 'Enabled' })],
+      },
+    });
+  });
+
+  it("passes CDK's built-in CloudFormation validation (an error there fails the synth)", () => {
+    expect(() =>
+      synth(['api', 'crawler', 'crawlDeadLetter', 'reportIngest'], { validate: true }),
+    ).not.toThrow();
+  });
+
+  it('outputs the URL, the table name and the queue URL', () => {
+    for (const name of ['Url', 'TableName', 'CrawlQueueUrl']) s.template.hasOutput(name, Match.anyValue());
+  });
+});
+
+describe('CspGeneratorStack while handlers are still being written', () => {
+  it('synthesizes without them and says which are missing', () => {
+    const s = synth(['api']);
+    expect(Object.keys(s.stack.functions)).toEqual(['api']);
+    s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
+    s.template.resourceCountIs('AWS::ApiGatewayV2::Route', 1);
+    const warnings = Annotations.fromStack(s.stack)
+      .findWarning('*', Match.stringLikeRegexp('does not exist'))
+      .map((w) => String(w.entry.data));
+    expect(warnings.join('\n')).toMatch(/crawler[\s\S]*reportIngest|reportIngest[\s\S]*crawler/);
+    expect(warnings.join('\n')).toMatch(/web\/dist/);
+  });
+
+  it('refuses to synthesize without the API', () => {
+    expect(() => synth([])).toThrow(/functions\/src\/api\/lambda\.ts/);
+  });
+});
