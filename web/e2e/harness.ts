@@ -1,0 +1,186 @@
+// Browser test harness: a production build of the web app (built once per source state, cached), the real
+// product server on the test run's DynamoDB Local, and a page guard that fails a test on any CSP violation,
+// console error or uncaught exception.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { ConsoleMessage, Page } from 'puppeteer-core';
+import type {} from 'vitest';
+
+declare module 'vitest' {
+  // Provided by the run's global setup (functions/src/testing/global-setup.ts).
+  export interface ProvidedContext {
+    dynamoEndpoint: string;
+  }
+}
+
+const WEB_DIR = resolve(import.meta.dirname, '..');
+const REPO_DIR = resolve(WEB_DIR, '..');
+const INPUTS = [
+  'web/index.html',
+  'web/vite.config.ts',
+  'web/src',
+  'web/public',
+  'shared/src/schemas',
+  'package-lock.json',
+];
+
+function collectFiles(path: string, out: string[]) {
+  if (!existsSync(path)) return;
+  if (statSync(path).isDirectory()) {
+    for (const entry of readdirSync(path).sort()) collectFiles(join(path, entry), out);
+  } else out.push(path);
+}
+
+function sourceHash(): string {
+  const hash = createHash('sha256');
+  const files: string[] = [];
+  for (const input of INPUTS) collectFiles(join(REPO_DIR, input), files);
+  for (const file of files) {
+    hash.update(relative(REPO_DIR, file));
+    hash.update(readFileSync(file));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * Builds web/ with Vite (production mode, as `npm run build:web` does) into web/.test-artifacts and returns
+ * the folder. Test files share a build of the same sources; concurrent builders race to an atomic rename.
+ */
+export function buildWeb(): string {
+  const outDir = join(WEB_DIR, '.test-artifacts', `dist-${sourceHash()}`);
+  if (existsSync(join(outDir, 'index.html'))) return outDir;
+  const tmpDir = `${outDir}.tmp-${process.pid}`;
+  const viteBin = join(
+    dirname(createRequire(import.meta.url).resolve('vite/package.json')),
+    'bin',
+    'vite.js',
+  );
+  const result = spawnSync(
+    process.execPath,
+    [viteBin, 'build', WEB_DIR, '--outDir', tmpDir, '--emptyOutDir', '--logLevel', 'warn'],
+    { cwd: REPO_DIR, env: { ...process.env, NODE_ENV: 'production' }, encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`vite build failed:\n${result.stdout}\n${result.stderr}`);
+  mkdirSync(dirname(outDir), { recursive: true });
+  try {
+    renameSync(tmpDir, outDir);
+  } catch {
+    rmSync(tmpDir, { recursive: true, force: true }); // another test file finished the same build first
+  }
+  removeStaleBuilds(outDir);
+  return outDir;
+}
+
+/** Builds of older sources, not touched for 10 minutes (a running test file may still serve a recent one). */
+function removeStaleBuilds(current: string) {
+  const parent = dirname(current);
+  for (const entry of readdirSync(parent)) {
+    const path = join(parent, entry);
+    if (path !== current && entry.startsWith('dist-') && Date.now() - statSync(path).mtimeMs > 600_000) {
+      rmSync(path, { recursive: true, force: true });
+    }
+  }
+}
+
+export interface PageGuard {
+  /** Everything that went wrong on the page since the last check (CSP violations, console errors...). */
+  problems(): string[];
+  /** An expected failed request (e.g. a 401 of a wrong password) is not a problem: its console line is. */
+  allowFailedRequest(path: string, status: number): void;
+  /** Throws when anything went wrong; then starts afresh. */
+  assertClean(): void;
+}
+
+/**
+ * Watches a page for `securitypolicyviolation` events, console errors and uncaught exceptions.
+ * The only console error expected everywhere is the 401 of GET /api/user for a visitor (the browser logs
+ * every failed request; the app reads that 401 as "not signed in").
+ */
+export async function guardPage(page: Page): Promise<PageGuard> {
+  let problems: string[] = [];
+  const allowed: Array<{ path: string; status: number }> = [{ path: '/api/user', status: 401 }];
+
+  await page.exposeFunction('__reportCspViolation', (text: string) => {
+    problems.push(`CSP violation: ${text}`);
+  });
+  // Installed before any page script runs, in every document the page loads.
+  await page.evaluateOnNewDocument(`
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__reportCspViolation(e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') +
+        ' at ' + e.sourceFile + ':' + e.lineNumber + ' sample=' + e.sample);
+    });
+  `);
+
+  const isAllowed = (message: ConsoleMessage) => {
+    const match = /status of (\d{3})/.exec(message.text());
+    if (!match || !message.text().startsWith('Failed to load resource')) return false;
+    const url = message.location().url ?? '';
+    return allowed.some((a) => String(a.status) === match[1] && new URL(url, 'http://x').pathname === a.path);
+  };
+
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !isAllowed(message)) {
+      problems.push(`console error: ${message.text()} (${message.location().url ?? ''})`);
+    }
+  });
+  page.on('pageerror', (error) =>
+    problems.push(`uncaught: ${error instanceof Error ? error.message : error}`),
+  );
+
+  return {
+    problems: () => [...problems],
+    allowFailedRequest: (path, status) => allowed.push({ path, status }),
+    assertClean() {
+      const found = problems;
+      problems = [];
+      if (found.length > 0) throw new Error(`The page reported problems:\n${found.join('\n')}`);
+    },
+  };
+}
+
+/** The page's visible text, whitespace collapsed. */
+export async function visibleText(page: Page): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
+  const text = await page.evaluate(() => document.body.innerText);
+  return text.replace(/\s+/g, ' ');
+}
+
+/** Waits until the current toast has this title, and returns its title and description text. */
+export async function waitForToast(page: Page, title: string): Promise<{ text: string; variant: string }> {
+  const handle = await page.waitForFunction(
+    (wanted: string) => {
+      const toast = [...document.querySelectorAll<HTMLElement>('[data-testid="toast"]')].find((t) =>
+        // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
+        t.innerText.includes(wanted),
+      );
+      return toast
+        ? // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
+          { text: toast.innerText.replace(/\s+/g, ' '), variant: toast.dataset.variant ?? '' }
+        : null;
+    },
+    { timeout: 15_000 },
+    title,
+  );
+  return (await handle.jsonValue()) as { text: string; variant: string };
+}
+
+export async function waitForPath(page: Page, path: string, timeout = 15_000): Promise<void> {
+  await page.waitForFunction((p: string) => location.pathname === p, { timeout }, path);
+}
+
+/** Clicks the verification widget and waits until its proof-of-work is verified. */
+export async function solveWidget(page: Page): Promise<void> {
+  await page.waitForSelector('altcha-widget input[type="checkbox"]');
+  await page.click('altcha-widget input[type="checkbox"]');
+  await page.waitForSelector('altcha-widget [data-state="verified"]', { timeout: 30_000 });
+}
+
+/** Types into an input after clearing it. */
+export async function fill(page: Page, selector: string, value: string): Promise<void> {
+  await page.click(selector, { count: 3 });
+  await page.keyboard.press('Backspace');
+  await page.type(selector, value);
+}

@@ -1,0 +1,12 @@
+import { useState } from 'react';
+import { AppProvider } from './provider';
+import { AppRouter, createAppRouter } from './router';
+
+export function App() {
+  const [router] = useState(createAppRouter);
+  return (
+    <AppProvider>
+      <AppRouter router={router} />
+    </AppProvider>
+  );
+}

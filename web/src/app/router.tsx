@@ -1,0 +1,57 @@
+// The route table (spec section 2). Every screen is a lazily loaded module.
+
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
+import { RootErrorBoundary, RootLayout } from './routes/root';
+
+export function createAppRouter() {
+  return createBrowserRouter([
+    {
+      Component: RootLayout,
+      ErrorBoundary: RootErrorBoundary,
+      HydrateFallback: FullScreenLoading,
+      children: [
+        { path: '/', lazy: () => import('./routes/home').then((m) => ({ Component: m.HomeRoute })) },
+        { path: '/auth', lazy: () => import('./routes/auth').then((m) => ({ Component: m.AuthRoute })) },
+        {
+          lazy: () => import('./routes/signed-in-layout').then((m) => ({ Component: m.SignedInLayout })),
+          children: [
+            {
+              path: '/dashboard',
+              lazy: () => import('./routes/dashboard').then((m) => ({ Component: m.DashboardRoute })),
+            },
+            {
+              path: '/domains/new',
+              lazy: () => import('./routes/domains-new').then((m) => ({ Component: m.DomainsNewRoute })),
+            },
+            {
+              path: '/domains/:id',
+              lazy: () => import('./routes/coming-soon').then((m) => ({ Component: m.DomainDetailRoute })),
+            },
+            {
+              path: '/analysis/:id',
+              lazy: () => import('./routes/coming-soon').then((m) => ({ Component: m.AnalysisDetailRoute })),
+            },
+            {
+              path: '/admin',
+              lazy: () => import('./routes/coming-soon').then((m) => ({ Component: m.AdminRoute })),
+            },
+            {
+              path: '/settings',
+              lazy: () => import('./routes/coming-soon').then((m) => ({ Component: m.SettingsRoute })),
+            },
+            {
+              path: '/csp-generator',
+              lazy: () => import('./routes/coming-soon').then((m) => ({ Component: m.CspGeneratorRoute })),
+            },
+          ],
+        },
+        { path: '*', lazy: () => import('./routes/not-found').then((m) => ({ Component: m.NotFoundRoute })) },
+      ],
+    },
+  ]);
+}
+
+export function AppRouter({ router }: { router: ReturnType<typeof createAppRouter> }) {
+  return <RouterProvider router={router} />;
+}

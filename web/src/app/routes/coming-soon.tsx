@@ -1,0 +1,78 @@
+// Screens of the route table that are not built yet: signed-in only, and saying so plainly.
+import { ArrowLeft, Construction } from 'lucide-react';
+import { Link, useParams } from 'react-router-dom';
+import { buttonVariants } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+
+function ComingSoon({ title, description, detail }: { title: string; description: string; detail?: string }) {
+  return (
+    <div className="mx-auto flex w-full max-w-2xl flex-col gap-6">
+      <Link
+        to="/dashboard"
+        className="inline-flex items-center gap-2 self-start rounded-md text-sm font-medium text-muted-foreground hover:text-foreground"
+      >
+        <ArrowLeft className="size-4" aria-hidden="true" />
+        Back to Dashboard
+      </Link>
+      <Card>
+        <CardContent className="flex flex-col items-center gap-4 px-6 py-14 text-center sm:py-16">
+          <span className="flex size-12 items-center justify-center rounded-full bg-amber-50 text-amber-600 ring-1 ring-amber-100">
+            <Construction className="size-6" aria-hidden="true" />
+          </span>
+          <div className="flex flex-col gap-2">
+            <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+            <p className="text-sm text-muted-foreground">{description}</p>
+            {detail ? <p className="font-mono text-xs text-muted-foreground">{detail}</p> : null}
+          </div>
+          <p className="max-w-md text-sm text-muted-foreground">
+            This screen is coming soon. It is not available yet in this version of CSP Generator.
+          </p>
+          <Link to="/dashboard" className={buttonVariants({ variant: 'outline' })}>
+            Back to Dashboard
+          </Link>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+export function DomainDetailRoute() {
+  const { id = '' } = useParams();
+  return (
+    <ComingSoon
+      title="Domain details"
+      description="Scan history, quick and advanced analyses, saved policies and security reports of a domain."
+      detail={`Domain ${id}`}
+    />
+  );
+}
+
+export function AnalysisDetailRoute() {
+  const { id = '' } = useParams();
+  return (
+    <ComingSoon
+      title="Analysis details"
+      description="Crawl progress, discovered resources and the generated policy of an analysis."
+      detail={`Analysis ${id}`}
+    />
+  );
+}
+
+export function AdminRoute() {
+  return <ComingSoon title="Admin Panel" description="Manage all users, domains and analyses." />;
+}
+
+export function SettingsRoute() {
+  return (
+    <ComingSoon title="Settings" description="Your profile, password, two-factor authentication and team." />
+  );
+}
+
+export function CspGeneratorRoute() {
+  return (
+    <ComingSoon
+      title="Content Security Policy Analyzer"
+      description="Analyze any website and generate its policy without registering a domain."
+    />
+  );
+}

@@ -1,0 +1,62 @@
+// A small tooltip (spec: opens after 700 ms; within 300 ms of another closing, it opens at once).
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { cn } from '@/lib/class-names';
+
+export const TOOLTIP_DELAY_MS = 700;
+export const TOOLTIP_SKIP_DELAY_MS = 300;
+
+let lastClosedAt = 0;
+
+export function Tooltip({
+  content,
+  children,
+  className,
+}: {
+  content: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
+  const [open, setOpen] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const id = useId();
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  function show() {
+    clearTimeout(timer.current);
+    const skip = Date.now() - lastClosedAt < TOOLTIP_SKIP_DELAY_MS;
+    if (skip) setOpen(true);
+    else timer.current = setTimeout(() => setOpen(true), TOOLTIP_DELAY_MS);
+  }
+
+  function hide() {
+    clearTimeout(timer.current);
+    setOpen((wasOpen) => {
+      if (wasOpen) lastClosedAt = Date.now();
+      return false;
+    });
+  }
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the wrapper only listens; the trigger is the child.
+    <span
+      className={cn('relative inline-flex', className)}
+      onMouseEnter={show}
+      onMouseLeave={hide}
+      onFocus={show}
+      onBlur={hide}
+      aria-describedby={open ? id : undefined}
+    >
+      {children}
+      {open ? (
+        <span
+          role="tooltip"
+          id={id}
+          className="pointer-events-none absolute bottom-full left-1/2 z-50 mb-2 -translate-x-1/2 animate-fade-in whitespace-nowrap rounded-md bg-slate-900 px-2.5 py-1.5 text-xs text-white shadow-md"
+        >
+          {content}
+        </span>
+      ) : null}
+    </span>
+  );
+}

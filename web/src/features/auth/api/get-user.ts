@@ -1,0 +1,25 @@
+// GET /api/user: the current user, or null without a session. The user is signed in exactly when this
+// returns data. Spec section 4: not retried, always stale, refetched when the window regains focus.
+import type { PublicUser } from '@csp/shared/schemas/auth';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiGet } from '@/lib/api-client';
+
+export const userQueryKey = ['user'] as const;
+
+export function getUser(): Promise<PublicUser | null> {
+  return apiGet<PublicUser>('/api/user');
+}
+
+export function getUserQueryOptions() {
+  return queryOptions({
+    queryKey: userQueryKey,
+    queryFn: getUser,
+    staleTime: 0,
+    refetchOnWindowFocus: true,
+    retry: false,
+  });
+}
+
+export function useUser() {
+  return useQuery(getUserQueryOptions());
+}

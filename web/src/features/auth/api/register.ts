@@ -1,0 +1,26 @@
+// POST /api/register: creates the account and signs it in (201 with the user).
+import type { PublicUser, RegisterInput } from '@csp/shared/schemas/auth';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import { userQueryKey } from './get-user';
+
+export type RegisterBody = RegisterInput;
+
+export function register(body: RegisterBody): Promise<PublicUser> {
+  return apiRequest<PublicUser>('POST', '/api/register', body);
+}
+
+export function useRegister(
+  options: { onSuccess?: (user: PublicUser) => void; onError?: (error: Error) => void } = {},
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: register,
+    onSuccess: async (user) => {
+      queryClient.setQueryData(userQueryKey, user);
+      await queryClient.invalidateQueries({ queryKey: userQueryKey });
+      options.onSuccess?.(user);
+    },
+    onError: (error) => options.onError?.(error),
+  });
+}

@@ -1,0 +1,27 @@
+import { LogOut } from 'lucide-react';
+import { useNavigate } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/hooks/use-toast';
+import { useLogout } from '../api/logout';
+
+/** 'Logout': POST /api/logout, clear the cache, go to /auth; on failure a 'Logout Failed' toast. */
+export function LogoutButton() {
+  const navigate = useNavigate();
+  const logoutMutation = useLogout({
+    onSuccess: () => navigate('/auth', { replace: true }),
+    onError: (error) => {
+      console.error('Logout failed', error);
+      toast({
+        variant: 'destructive',
+        title: 'Logout Failed',
+        description: 'There was an error logging out. Please try again.',
+      });
+    },
+  });
+  return (
+    <Button variant="outline" onClick={() => logoutMutation.mutate()} loading={logoutMutation.isPending}>
+      {logoutMutation.isPending ? null : <LogOut aria-hidden="true" />}
+      Logout
+    </Button>
+  );
+}
