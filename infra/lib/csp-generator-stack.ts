@@ -8,6 +8,7 @@ import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Architecture } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AppSecrets } from './app-secrets';
 import { BlobBucket } from './blob-bucket';
@@ -75,8 +76,14 @@ export class CspGeneratorStack extends Stack {
       throttle: { rateLimit: 100, burstLimit: 200 },
     });
 
+    // Shared by CloudFront (as an origin header) and the API (which refuses requests without it).
+    const originVerify = new Secret(this, 'OriginVerify', {
+      description: 'CSP Generator: header value CloudFront sends to the API',
+      generateSecretString: { excludePunctuation: true, passwordLength: 48 },
+    });
     const web = new WebDistribution(this, 'Web', {
       api: httpApi,
+      originVerify,
       webDist: props.webDist ?? join(sourceRoot, 'web', 'dist'),
     });
     if (!web.deploysWebApp) {
@@ -96,12 +103,14 @@ export class CspGeneratorStack extends Stack {
       environment: {
         CRAWL_QUEUE_URL: crawl.queue.queueUrl,
         SECRETS_ARN: secrets.secret.secretArn,
+        ORIGIN_VERIFY_SECRET_ARN: originVerify.secretArn,
         PUBLIC_URL: web.url,
         ALLOW_PRIVATE_TARGETS: 'false',
       },
     }).bindTable(table, { accessMode: 'readWrite' });
     crawl.queue.grantSendMessages(api);
     secrets.secret.grantRead(api);
+    originVerify.grantRead(api);
     api.node.addDependency(secrets.seeded);
     httpApi.addRoutes({
       path: '/api/{proxy+}',

@@ -20,6 +20,7 @@ import {
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { OwnHeaders } from './own-headers';
 
@@ -35,6 +36,11 @@ const SPA_REWRITE = `function handler(event) {
 
 export interface WebDistributionProps {
   api: IHttpApi;
+  /**
+   * Sent to the API as x-origin-verify on every forwarded request, so the API can refuse requests that went
+   * around CloudFront. A dynamic reference: the value never appears in the template.
+   */
+  originVerify: ISecret;
   /** The built web app (web/dist). Uploaded only when it exists at synth time. */
   webDist: string;
 }
@@ -83,7 +89,10 @@ export class WebDistribution extends Construct {
       },
       additionalBehaviors: {
         '/api/*': {
-          origin: new HttpOrigin(apiDomain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
+          origin: new HttpOrigin(apiDomain, {
+            protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+            customHeaders: { 'x-origin-verify': props.originVerify.secretValue.unsafeUnwrap() },
+          }),
           // No redirect: a redirected POST would lose its body.
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,

@@ -112,12 +112,19 @@ describe('CspGeneratorStack with every handler present', () => {
     const api = s.template.toJSON().Resources[s.logicalId('api')] as Resource;
     const env = (api.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(Object.keys(env)).toEqual(
-      expect.arrayContaining(['TABLE_NAME', 'CRAWL_QUEUE_URL', 'SECRETS_ARN', 'PUBLIC_URL', 'LOG_LEVEL']),
+      expect.arrayContaining([
+        'TABLE_NAME',
+        'CRAWL_QUEUE_URL',
+        'SECRETS_ARN',
+        'ORIGIN_VERIFY_SECRET_ARN',
+        'PUBLIC_URL',
+        'LOG_LEVEL',
+      ]),
     );
     const readers = Object.values(s.template.findResources('AWS::IAM::Policy')).filter((p) =>
       JSON.stringify(p).includes('secretsmanager:GetSecretValue'),
     );
-    // The API's role and the seeder's, nobody else.
+    // The API's role and the seeder's, nobody else (the API reads both secrets in one policy).
     expect(readers).toHaveLength(2);
   });
 
@@ -160,6 +167,11 @@ describe('CspGeneratorStack with every handler present', () => {
         Origins: Match.arrayWith([Match.objectLike({ OriginAccessControlId: Match.anyValue() })]),
       }),
     });
+    // CloudFront proves itself to the API with a secret header, resolved at deploy (never in the template).
+    const origins = JSON.stringify(s.template.findResources('AWS::CloudFront::Distribution'));
+    expect(origins).toMatch(
+      /"HeaderName":"x-origin-verify","HeaderValue":\{"Fn::Join":\["",\["\{\{resolve:secretsmanager:/,
+    );
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/{proxy+}' });
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/uri-report' });
   });

@@ -5,6 +5,7 @@ import { securityHeaders } from '../http/security-headers';
 import type { ApiDeps, ApiEnv } from './deps';
 import { csrfGuard } from './middleware/csrf';
 import { handleError, handleNotFound } from './middleware/errors';
+import { originGuard } from './middleware/origin-guard';
 import { requestContext } from './middleware/request-context';
 import { loadSession } from './middleware/session';
 import { achievementRoutes } from './routes/achievements';
@@ -22,6 +23,7 @@ export function createApiApp(deps: ApiDeps) {
   app.onError(handleError);
   app.notFound(handleNotFound);
   app.use(requestContext(deps));
+  app.use(originGuard());
   app.use(securityHeaders({ https: () => Boolean(deps.config.PUBLIC_URL?.startsWith('https:')) }));
   app.use(async (c, next) => {
     await next();

@@ -11,6 +11,11 @@ export interface Secrets {
   altchaHmacKey: string;
   /** 32 bytes, base64: encrypts TOTP secrets at rest. */
   totpEncryptionKey: string;
+  /**
+   * In AWS, CloudFront adds this value as the x-origin-verify header; requests without it bypassed CloudFront
+   * (the execute-api URL is public) and are refused. Unset locally.
+   */
+  originVerify?: string;
 }
 
 /** Sends a started analysis to the crawler (SQS in AWS, the in-process queue locally). */

@@ -25,6 +25,8 @@ function v2Event(
     headers: {
       host: 'csp.example.test',
       'x-forwarded-proto': 'https',
+      'x-origin-verify': ORIGIN_SECRET,
+      'cloudfront-viewer-address': '198.51.100.23:50123',
       ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}),
       ...opts.headers,
     },
@@ -46,6 +48,7 @@ function v2Event(
 }
 
 const context = {} as Context;
+const ORIGIN_SECRET = 'origin-verify-secret-for-tests';
 
 beforeAll(async () => {
   const endpoint = inject('dynamoEndpoint');
@@ -58,6 +61,7 @@ beforeAll(async () => {
     TOTP_ENCRYPTION_KEY: secrets.totpEncryptionKey,
     CRAWL_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/crawl',
     PUBLIC_URL: 'https://csp.example.test',
+    ORIGIN_VERIFY: ORIGIN_SECRET,
     ALTCHA_MAX_NUMBER: '2000',
     SCRYPT_LOG_N: '14',
     LOG_LEVEL: 'silent',
@@ -92,6 +96,17 @@ describe('API Lambda entry (HTTP API v2 events)', () => {
     const me = await handler(v2Event('GET', '/api/user', { cookies: [session!.split(';')[0]!] }), context);
     expect(me.statusCode).toBe(200);
     expect(JSON.parse(me.body!).username).toBe('lambda_user');
+  });
+
+  it('refuses a request that went around CloudFront (no or wrong origin-verify header)', async () => {
+    for (const value of [undefined, 'wrong-secret-of-other-length', ORIGIN_SECRET.replace(/.$/, 'X')]) {
+      const event = v2Event('GET', '/api/altcha-challenge');
+      if (value === undefined) delete event.headers['x-origin-verify'];
+      else event.headers['x-origin-verify'] = value;
+      const res = await handler(event, context);
+      expect(res.statusCode).toBe(403);
+      expect(JSON.parse(res.body!)).toEqual({ message: 'Direct access to the API is not allowed' });
+    }
   });
 
   it('refuses a foreign origin and an anonymous read', async () => {

@@ -18,5 +18,10 @@ export async function loadAwsSecrets(config: Config, secretArn: string | undefin
   for (const [k, v] of Object.entries(secrets)) {
     if (!v) throw new Error(`Secret ${k} is missing (SECRETS_ARN or its environment variable)`);
   }
-  return secrets as Secrets;
+  const originArn = process.env.ORIGIN_VERIFY_SECRET_ARN;
+  const originVerify = originArn
+    ? (await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: originArn })))
+        .SecretString
+    : process.env.ORIGIN_VERIFY;
+  return { ...(secrets as Secrets), ...(originVerify ? { originVerify } : {}) };
 }
