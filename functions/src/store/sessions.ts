@@ -7,6 +7,7 @@ import {
   PutCommand,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { batchDelete } from './batch';
 import { type Db, epochSeconds, nowIso } from './db';
 import { sessionIndexes, sessionKey, userSessionsPartition } from './keys';
 
@@ -64,18 +65,7 @@ export async function deleteUserSessions(db: Db, userId: string, keepSid?: strin
       }),
     );
     const sids = (res.Items ?? []).map((i) => i.sid as string).filter((sid) => sid !== keepSid);
-    for (let i = 0; i < sids.length; i += 25) {
-      let requests: Record<string, unknown>[] = sids
-        .slice(i, i + 25)
-        .map((sid) => ({ DeleteRequest: { Key: sessionKey(sid) } }));
-      for (let attempt = 0; requests.length > 0 && attempt < 8; attempt++) {
-        const out = await db.doc.send(
-          new BatchWriteCommand({ RequestItems: { [db.table]: requests as never } }),
-        );
-        requests = (out.UnprocessedItems?.[db.table] ?? []) as Record<string, unknown>[];
-        if (requests.length > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-      }
-    }
+    await batchDelete(db, sids.map(sessionKey));
     start = res.LastEvaluatedKey;
   } while (start);
 }
