@@ -1,19 +1,52 @@
 // Screenshots of every screen at desktop (1280x800) and phone (390x844) widths, for looking at the UI.
-// Usage: npx tsx web/e2e/screenshots.ts <base url of a running product> [output dir]
-// It registers a throw-away account and adds a few domains to it.
+// Usage: npx tsx web/e2e/screenshots.ts <base url of a running product | --local> [output dir]
+// It registers a throw-away account and adds a few domains to it. With --local (the default) it starts the
+// product in-process on a DynamoDB Local of its own, with a crawl handler that does nothing, and also writes
+// analyses in every state into the store for the domain, analysis and generator screens.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Db } from '@csp/functions/src/store/db';
 import type { Page } from 'puppeteer-core';
 import { newAccount, registerAccount } from './accounts';
 import { launchBrowser } from './browser';
+import { seedCompleted, seedFailed, seedRunning } from './seed';
 
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
 ] as const;
 
+/** The product in this process, on its own in-memory DynamoDB Local; the crawl queue does nothing. */
+async function startLocal() {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const [{ startDynamoLocal }, { startLocalServer }, { buildWeb }] = await Promise.all([
+    import('@csp/functions/src/local/dynamo-local'),
+    import('@csp/functions/src/local/server'),
+    import('./harness'),
+  ]);
+  const dynamo = await startDynamoLocal({ inMemory: true });
+  const server = await startLocalServer({
+    port: 0,
+    dynamoEndpoint: dynamo.endpoint,
+    tableName: 'screenshots',
+    webDist: buildWeb(),
+    env: { ALTCHA_MAX_NUMBER: '2000', SCRYPT_LOG_N: '14', LOG_LEVEL: 'silent' },
+    crawlHandler: () => async () => {},
+  });
+  return {
+    url: server.url,
+    db: server.deps.db,
+    async close() {
+      await server.close();
+      await dynamo.stop();
+    },
+  };
+}
+
 async function main() {
-  const baseUrl = process.argv[2] ?? 'http://127.0.0.1:3000';
+  const target = process.argv[2] ?? '--local';
+  const local = target === '--local' ? await startLocal() : null;
+  const baseUrl = local?.url ?? target;
   const outDir = resolve(process.argv[3] ?? '.test-artifacts/screenshots');
   mkdirSync(outDir, { recursive: true });
   const browser = await launchBrowser();
@@ -41,6 +74,7 @@ async function main() {
 
   const account = newAccount('Ada');
   await registerAccount(baseUrl, account);
+  let seeded: Seeded | undefined;
 
   for (const vp of VIEWPORTS) {
     await page.setViewport(vp);
@@ -66,7 +100,7 @@ async function main() {
     await page.waitForSelector('[data-testid="stat-card"]');
     await shot('dashboard-empty', vp.name);
 
-    if (vp.name === 'desktop') await seed(page, baseUrl);
+    if (vp.name === 'desktop') seeded = await seed(page, baseUrl, local?.db ?? null);
     await page.reload({ waitUntil: 'networkidle0' });
     await page.waitForSelector('[data-testid="stat-card"]');
     await shot('dashboard', vp.name);
@@ -83,9 +117,93 @@ async function main() {
     await shot('domain-new-errors', vp.name);
     await page.goto(`${baseUrl}/settings`, { waitUntil: 'networkidle0' });
     await shot('coming-soon', vp.name);
+    if (seeded)
+      await analysisScreens(page, baseUrl, seeded, (name, full = true) => shot(name, vp.name, full));
     await page.goto(`${baseUrl}/auth`, { waitUntil: 'networkidle0' });
   }
   await browser.close();
+  await local?.close();
+}
+
+/** Polling screens never reach network idle: wait for a selector, then for animations to settle. */
+async function open(page: Page, url: string, selector: string) {
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForSelector(selector);
+  // Past the generator's scroll to its results (500 ms, then a smooth scroll) and the progress animations.
+  await new Promise((r) => setTimeout(r, 1500));
+}
+
+async function clickText(page: Page, tag: string, text: string) {
+  const el = await page.waitForSelector(`xpath/.//${tag}[normalize-space()="${text}"]`);
+  await el!.click();
+}
+
+async function analysisScreens(
+  page: Page,
+  baseUrl: string,
+  s: Seeded,
+  shot: (name: string, fullPage?: boolean) => Promise<void>,
+) {
+  await open(page, `${baseUrl}/domains/${s.domainId}`, '[data-testid="history-row"]');
+  await shot('domain-detail');
+  await clickText(page, 'button', 'Advanced Settings');
+  await page.waitForSelector('form[aria-label="Advanced settings"]');
+  await page.click('input[name="maxPages"]', { count: 3 });
+  await page.keyboard.type('0');
+  await page.type('textarea[name="urlList"]', 'not a url');
+  await clickText(page, 'button', 'Start Analysis');
+  await shot('domain-detail-advanced');
+  await clickText(page, 'button', 'Delete Domain');
+  await page.waitForSelector('dialog[open]');
+  await new Promise((r) => setTimeout(r, 300));
+  await shot('domain-delete-dialog', false);
+  await page.keyboard.press('Escape');
+  await open(
+    page,
+    `${baseUrl}/domains/${s.emptyDomainId}`,
+    'xpath/.//p[normalize-space()="No analyses yet"]',
+  );
+  await shot('domain-detail-empty');
+
+  await open(page, `${baseUrl}/analysis/${s.completed}`, '[data-testid="policy-card"]');
+  await shot('analysis-completed');
+  await clickText(page, 'label', 'Strict');
+  await new Promise((r) => setTimeout(r, 300));
+  await shot('analysis-strict');
+  await open(page, `${baseUrl}/analysis/${s.violations}`, '[data-testid="verification"]');
+  await shot('analysis-violations', false);
+  await open(page, `${baseUrl}/analysis/${s.running}`, '[data-testid="analysis-progress"]');
+  await shot('analysis-running');
+  await open(page, `${baseUrl}/analysis/${s.failed}`, '[data-testid="analysis-failed"]');
+  await shot('analysis-failed');
+  await open(page, `${baseUrl}/analysis/not-an-analysis`, 'h1');
+  await shot('analysis-not-found');
+
+  await open(page, `${baseUrl}/csp-generator`, 'form[aria-label="Analyze website"]');
+  await shot('generator');
+  await clickText(page, 'button', 'Analyze');
+  await page.waitForSelector('[data-testid="toast"]');
+  await shot('generator-input-required', false);
+  await clickText(page, 'button', 'Advanced Options');
+  await shot('generator-advanced');
+  await open(
+    page,
+    `${baseUrl}/csp-generator?analysis=${s.standaloneRunning}`,
+    '[data-testid="analysis-progress"]',
+  );
+  await shot('generator-progress');
+  await open(
+    page,
+    `${baseUrl}/csp-generator?analysis=${s.standaloneCompleted}`,
+    '[data-testid="policy-card"]',
+  );
+  await shot('generator-results');
+  await open(
+    page,
+    `${baseUrl}/csp-generator?analysis=${s.standaloneFailed}`,
+    '[data-testid="analysis-failed"]',
+  );
+  await shot('generator-failed');
 }
 
 async function signIn(page: Page, username: string, password: string) {
@@ -98,7 +216,19 @@ async function signIn(page: Page, username: string, password: string) {
   await page.waitForFunction(() => location.pathname === '/dashboard', { timeout: 15_000 });
 }
 
-async function seed(page: Page, baseUrl: string) {
+interface Seeded {
+  domainId: string;
+  emptyDomainId: string;
+  completed: string;
+  violations: string;
+  running: string;
+  failed: string;
+  standaloneRunning: string;
+  standaloneCompleted: string;
+  standaloneFailed: string;
+}
+
+async function seed(page: Page, baseUrl: string, db: Db | null): Promise<Seeded | undefined> {
   const cookie = (await page.browserContext().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${baseUrl}${path}`, {
@@ -120,10 +250,53 @@ async function seed(page: Page, baseUrl: string) {
   ];
   const created = [];
   for (const d of domains) created.push(await post('/api/domains', d));
-  await post('/api/csp-analyses', {
-    domainId: created[0]!.id,
-    crawlRequest: { url: 'https://www.example.com' },
+  if (!db) {
+    await post('/api/csp-analyses', {
+      domainId: created[0]!.id,
+      crawlRequest: { url: 'https://www.example.com' },
+    });
+    return undefined;
+  }
+  const me = await fetch(`${baseUrl}/api/user`, { headers: { cookie } });
+  const userId = ((await me.json()) as { id: string }).id;
+  const site = { userId, domainId: created[0]!.id, url: 'https://www.example.com' };
+  const standalone = { userId, domainId: null, url: 'https://shop.example.org' };
+  const failedErrors = [
+    'https://www.example.com/: net::ERR_CONNECTION_TIMED_OUT',
+    'The crawl stopped after 3 failed attempts and was abandoned. Please start a new analysis.',
+  ];
+  const completed = await seedCompleted(db, site);
+  const failed = await seedFailed(db, site, failedErrors);
+  const violations = await seedCompleted(db, site, {
+    verification: {
+      pagesChecked: 10,
+      violations: 2,
+      samples: [
+        'script-src-elem blocked https://cdn.example.net/widget.js on https://www.example.com/',
+        "style-src-attr blocked inline style on https://www.example.com/pricing (sample: 'color: red')",
+      ],
+    },
   });
+  const running = await seedRunning(db, site, {
+    progress: 58,
+    currentPage: 'https://www.example.com/products/enterprise-security-suite',
+    totalPages: 37,
+  });
+  return {
+    domainId: created[0]!.id,
+    emptyDomainId: created[1]!.id,
+    completed,
+    violations,
+    running,
+    failed,
+    standaloneRunning: await seedRunning(db, standalone, {
+      progress: 31,
+      currentPage: 'https://shop.example.org/collections/new',
+      totalPages: 12,
+    }),
+    standaloneCompleted: await seedCompleted(db, standalone),
+    standaloneFailed: await seedFailed(db, standalone, failedErrors.slice(0, 1)),
+  };
 }
 
 main().catch((err) => {

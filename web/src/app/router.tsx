@@ -26,11 +26,12 @@ export function createAppRouter() {
             },
             {
               path: '/domains/:id',
-              lazy: () => import('./routes/coming-soon').then((m) => ({ Component: m.DomainDetailRoute })),
+              lazy: () => import('./routes/domain-detail').then((m) => ({ Component: m.DomainDetailRoute })),
             },
             {
               path: '/analysis/:id',
-              lazy: () => import('./routes/coming-soon').then((m) => ({ Component: m.AnalysisDetailRoute })),
+              lazy: () =>
+                import('./routes/analysis-detail').then((m) => ({ Component: m.AnalysisDetailRoute })),
             },
             {
               path: '/admin',
@@ -42,7 +43,7 @@ export function createAppRouter() {
             },
             {
               path: '/csp-generator',
-              lazy: () => import('./routes/coming-soon').then((m) => ({ Component: m.CspGeneratorRoute })),
+              lazy: () => import('./routes/csp-generator').then((m) => ({ Component: m.CspGeneratorRoute })),
             },
           ],
         },

@@ -1,6 +1,7 @@
 // Dates and numbers as the UI shows them (the browser's locale).
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 const integer = new Intl.NumberFormat(undefined);
 
 function parse(value: string | null | undefined): Date | null {
@@ -19,6 +20,11 @@ export function formatDate(value: string | null | undefined, fallback = '—'): 
   return date ? dateOnly.format(date) : fallback;
 }
 
+export function formatTime(value: string | null | undefined, fallback = '—'): string {
+  const date = parse(value);
+  return date ? timeOnly.format(date) : fallback;
+}
+
 export function formatCount(value: number): string {
   return integer.format(value);
 }
@@ -30,4 +36,21 @@ export function hostOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** A duration as people read it: '45s', '2m 14s', '1h 3m'; null for a negative or unknown span. */
+export function formatDuration(ms: number): string | null {
+  if (!Number.isFinite(ms) || ms < 0) return null;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${seconds % 60}s`;
+  return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+}
+
+/** The time between two ISO timestamps, formatted; null when either is missing or invalid. */
+export function durationBetween(start: string | null | undefined, end: string | null | undefined) {
+  const from = parse(start);
+  const to = parse(end);
+  return from && to ? formatDuration(to.getTime() - from.getTime()) : null;
 }

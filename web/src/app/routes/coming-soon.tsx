@@ -1,6 +1,6 @@
 // Screens of the route table that are not built yet: signed-in only, and saying so plainly.
 import { ArrowLeft, Construction } from 'lucide-react';
-import { Link, useParams } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 
@@ -36,28 +36,6 @@ function ComingSoon({ title, description, detail }: { title: string; description
   );
 }
 
-export function DomainDetailRoute() {
-  const { id = '' } = useParams();
-  return (
-    <ComingSoon
-      title="Domain details"
-      description="Scan history, quick and advanced analyses, saved policies and security reports of a domain."
-      detail={`Domain ${id}`}
-    />
-  );
-}
-
-export function AnalysisDetailRoute() {
-  const { id = '' } = useParams();
-  return (
-    <ComingSoon
-      title="Analysis details"
-      description="Crawl progress, discovered resources and the generated policy of an analysis."
-      detail={`Analysis ${id}`}
-    />
-  );
-}
-
 export function AdminRoute() {
   return <ComingSoon title="Admin Panel" description="Manage all users, domains and analyses." />;
 }
@@ -65,14 +43,5 @@ export function AdminRoute() {
 export function SettingsRoute() {
   return (
     <ComingSoon title="Settings" description="Your profile, password, two-factor authentication and team." />
-  );
-}
-
-export function CspGeneratorRoute() {
-  return (
-    <ComingSoon
-      title="Content Security Policy Analyzer"
-      description="Analyze any website and generate its policy without registering a domain."
-    />
   );
 }

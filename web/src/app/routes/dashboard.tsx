@@ -1,6 +1,6 @@
 // Dashboard (spec "Dashboard"): welcome, actions, summary cards, domains, recent activity, achievements.
 import type { LucideIcon } from 'lucide-react';
-import { Activity, ChartBar, Globe, Settings, Shield, ShieldCheck, Trophy } from 'lucide-react';
+import { Activity, ChartBar, Globe, ScanSearch, Settings, Shield, ShieldCheck, Trophy } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { PageHeader } from '@/components/layouts/app-layout';
@@ -46,6 +46,10 @@ export function DashboardRoute() {
         description="Manage your domains and monitor CSP analysis results"
         actions={
           <>
+            <Link to="/csp-generator" className={buttonVariants()}>
+              <ScanSearch aria-hidden="true" />
+              CSP Analyzer
+            </Link>
             {user.role === 'admin' ? (
               <Link to="/admin" className={buttonVariants({ variant: 'outline' })}>
                 <Shield aria-hidden="true" />

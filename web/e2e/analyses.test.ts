@@ -1,0 +1,572 @@
+// Browser tests of the analysis screens: the domain screen (progress box, stats, history, quick and advanced
+// starts, delete), the analysis screen in every state, and the standalone generator. Analyses in a given
+// state are written straight into the store; the queue's crawl handler does nothing, so a started analysis
+// stays pending.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getAnalysis } from '@csp/functions/src/store/analyses';
+import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
+import type { HttpClient } from '@csp/functions/src/testing/http-client';
+import { exportPolicy, serializePolicy } from '@csp/shared/csp/serialize';
+import type { Domain } from '@csp/shared/schemas/domain';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser';
+import { buildWeb, fill, guardPage, type PageGuard, visibleText, waitForPath, waitForToast } from './harness';
+import { ALLOWLIST_RULES, PAGE_ERRORS, STRICT_RULES, seedCompleted, seedFailed, seedRunning } from './seed';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+let page: Page;
+let guard: PageGuard;
+let downloads: string;
+let user: { id: string };
+let client: HttpClient;
+
+beforeAll(async () => {
+  const webDist = buildWeb();
+  [server, browser] = await Promise.all([
+    // A crawl handler that accepts every message and does nothing: started analyses stay pending.
+    startTestServer({ webDist, crawlHandler: () => async () => {} }),
+    launchBrowser(),
+  ]);
+  page = await browser.newPage();
+  guard = await guardPage(page);
+  downloads = mkdtempSync(join(tmpdir(), 'csp-downloads-'));
+  const cdp = await browser.target().createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+  await browser
+    .defaultBrowserContext()
+    .overridePermissions(server.url, ['clipboard-read', 'clipboard-write']);
+
+  // One signed-in user for the whole file: the session cookie of an API client, handed to the browser.
+  const account = await registeredClient(server.url, { firstName: 'Grace' });
+  user = account.user;
+  client = account.client;
+  await browser.setCookie(
+    ...[...client.cookies].map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' })),
+  );
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (downloads) rmSync(downloads, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  guard.assertClean();
+});
+
+async function createDomain(name: string, url: string): Promise<Domain> {
+  const res = await client.post('/api/domains', { name, url, isActive: true });
+  expect(res.status).toBe(201);
+  return (await res.json()) as Domain;
+}
+
+async function clickText(tag: string, text: string) {
+  const el = await page.waitForSelector(`xpath/.//${tag}[normalize-space()="${text}"]`);
+  await el!.click();
+}
+
+/** Waits for a finished download of this name and returns its text. */
+async function downloaded(filename: string): Promise<string> {
+  const path = join(downloads, filename);
+  for (let i = 0; i < 100; i++) {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${filename} was not downloaded`);
+}
+
+const text = () => visibleText(page);
+
+describe('domain screen', () => {
+  it('shows the domain, the running analysis, quick stats, the latest analysis and the history', async () => {
+    const domain = await createDomain('Marketing site', 'https://www.example.com');
+    const t = { userId: user.id, domainId: domain.id, url: domain.url };
+    const completed = await seedCompleted(server.deps.db, t);
+    await seedFailed(server.deps.db, t, ['The crawl stopped after 3 failed attempts and was abandoned.']);
+    const running = await seedRunning(server.deps.db, t, {
+      progress: 40,
+      currentPage: 'https://www.example.com/pricing',
+      totalPages: 17,
+    });
+
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="active-analysis"]');
+    const all = await text();
+    for (const expected of [
+      'Back to Dashboard',
+      'Marketing site',
+      'https://www.example.com',
+      'Active',
+      'Total scans',
+      'Last scanned',
+      'Delete Domain',
+      'Quick Start Analysis',
+      'Advanced Settings',
+      'Quick Stats',
+      'Latest Analysis',
+      'Analysis History',
+    ]) {
+      expect(all).toContain(expected);
+    }
+    // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
+    const box = await page.$eval('[data-testid="active-analysis"]', (el) => (el as HTMLElement).innerText);
+    expect(box).toContain('https://www.example.com/pricing');
+    expect(box).toContain('40%');
+    expect(box).toContain('17');
+    expect(box).toContain('Actively crawling and analyzing resources...');
+    expect(
+      await page.$eval('[data-testid="active-analysis"] [role="progressbar"]', (p) => p.ariaValueNow),
+    ).toBe('40');
+    expect(await page.$eval('[data-testid="domain-overview"]', (el) => el.textContent)).toContain('3');
+
+    // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
+    const stats = await page.$eval('[data-testid="quick-stats"]', (el) => (el as HTMLElement).innerText);
+    expect(stats.replace(/\s+/g, ' ')).toMatch(/Total analyses 3 Success rate 33% Status Active/);
+    // The latest is the running one: no results yet.
+    const latest = await page.$eval('[data-testid="latest-analysis"]', (el) => el.textContent);
+    expect(latest).toContain('Running');
+    expect(latest).not.toContain('View Results');
+
+    const rows = await page.$$eval('[data-testid="history-row"]', (trs) =>
+      trs.map((tr) => (tr as HTMLElement).dataset.status),
+    );
+    expect(rows).toEqual(['running', 'failed', 'completed']);
+    const views = await page.$$eval('[data-testid="history-row"] a', (links) =>
+      links
+        .filter((a) => a.textContent === 'View')
+        .map((a) => new URL((a as HTMLAnchorElement).href).pathname),
+    );
+    expect(views).toEqual([`/analysis/${completed}`]);
+    const live = await page.$eval('[data-testid="active-analysis"] a', (a) => new URL(a.href).pathname);
+    expect(live).toBe(`/analysis/${running}`);
+  });
+
+  it("'Quick Start Analysis' starts an analysis: the toast, then the progress box and the history row", async () => {
+    const domain = await createDomain('Customer portal', 'https://app.example.com');
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await page.waitForSelector('xpath/.//p[normalize-space()="No analyses yet"]');
+    let all = await text();
+    expect(all).toContain('Start Your First Analysis');
+    expect(all).toContain('N/A');
+
+    await clickText('button', 'Quick Start Analysis');
+    const toast = await waitForToast(page, 'Analysis Started');
+    expect(toast.variant).toBe('default');
+    expect(toast.text).toContain('Your CSP analysis has been started and will run in the background.');
+    await page.waitForSelector('[data-testid="active-analysis"]');
+    // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
+    const box = await page.$eval('[data-testid="active-analysis"]', (el) => (el as HTMLElement).innerText);
+    expect(box).toContain('Initializing analysis engine...');
+    expect(box).toContain('0%');
+    await page.waitForSelector('[data-testid="history-row"][data-status="pending"]');
+    all = await text();
+    expect(all).not.toContain('Start Your First Analysis');
+
+    const list = (await (await client.get(`/api/domains/${domain.id}/analyses`)).json()) as Array<{
+      id: string;
+      url: string;
+      status: string;
+    }>;
+    expect(list).toHaveLength(1);
+    expect(list[0]!.url).toBe('https://app.example.com');
+    const record = await getAnalysis(server.deps.db, list[0]!.id);
+    expect(record?.crawlRequest).toMatchObject({ maxPages: 50, crawlDelay: 1000, urlList: [] });
+    // The overview counts the scan.
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="domain-overview"] dd')?.textContent === '1',
+    );
+  });
+
+  it("'Advanced Settings' validates with the crawl request schema and sends the settings", async () => {
+    const domain = await createDomain('Docs', 'https://docs.example.com');
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await clickText('button', 'Advanced Settings');
+    await page.waitForSelector('form[aria-label="Advanced settings"]');
+    await fill(page, 'input[name="maxPages"]', '0');
+    await fill(page, 'input[name="crawlDelay"]', '9000');
+    await page.type('textarea[name="urlList"]', 'not a url');
+    await clickText('button', 'Start Analysis');
+    let all = await text();
+    expect(all).toContain('maxPages must be between 1 and 500');
+    expect(all).toContain('crawlDelay must be between 0 and 5000 ms');
+    expect(all).toContain('Every URL in the list must be a valid http(s) URL');
+
+    await fill(page, 'input[name="maxPages"]', '5');
+    await fill(page, 'input[name="crawlDelay"]', '0');
+    await page.type('input[name="userAgent"]', 'AcmeBot/2.0');
+    await page.$eval('textarea[name="urlList"]', (el) => {
+      (el as HTMLTextAreaElement).select();
+    });
+    await page.keyboard.press('Backspace');
+    await page.type(
+      'textarea[name="urlList"]',
+      '  https://docs.example.com/a  \n\n https://docs.example.com/b\n',
+    );
+    await page.type('textarea[name="sitemapContent"]', 'https://docs.example.com/sitemap-1.xml\n\n');
+    await clickText('button', 'Start Analysis');
+    await waitForToast(page, 'Analysis Started');
+    await page.waitForSelector('[data-testid="active-analysis"]');
+    all = await text();
+    expect(all).not.toContain('maxPages must be');
+
+    const [analysis] = (await (await client.get(`/api/domains/${domain.id}/analyses`)).json()) as Array<{
+      id: string;
+    }>;
+    const record = await getAnalysis(server.deps.db, analysis!.id);
+    expect(record?.url).toBe('https://docs.example.com');
+    expect(record?.crawlRequest).toEqual({
+      url: 'https://docs.example.com',
+      urlList: ['https://docs.example.com/a', 'https://docs.example.com/b'],
+      sitemapContent: 'https://docs.example.com/sitemap-1.xml',
+      maxPages: 5,
+      crawlDelay: 0,
+      userAgent: 'AcmeBot/2.0',
+    });
+  });
+
+  it("deletes the domain after the confirmation, says 'Domain deleted successfully' and returns to /dashboard", async () => {
+    const domain = await createDomain('Legacy blog', 'https://blog.example.org');
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await clickText('button', 'Delete Domain');
+    await page.waitForSelector('dialog[open]');
+    expect(await page.$eval('dialog[open]', (d) => d.textContent)).toContain('Legacy blog');
+    await clickText('dialog//button', 'Delete Domain');
+    const toast = await waitForToast(page, 'Domain deleted successfully');
+    expect(toast.variant).toBe('default');
+    await waitForPath(page, '/dashboard');
+    await page.waitForSelector('[data-testid="stat-card"]');
+    expect(await text()).not.toContain('Legacy blog');
+    expect((await client.get(`/api/domains/${domain.id}`)).status).toBe(404);
+  });
+
+  it('shows a not-found state for an unknown domain', async () => {
+    guard.allowFailedRequest('/api/domains/no-such-domain', 404);
+    await page.goto(`${server.url}/domains/no-such-domain`, { waitUntil: 'load' });
+    await page.waitForSelector('h1');
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Domain Not Found');
+  });
+});
+
+describe('analysis screen', () => {
+  it('shows a completed analysis: tiles, the policy, directive cards, verification, errors and downloads', async () => {
+    const domain = await createDomain('Shop', 'https://shop.example.com');
+    const id = await seedCompleted(server.deps.db, { userId: user.id, domainId: domain.id, url: domain.url });
+
+    await page.goto(`${server.url}/analysis/${id}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="policy-card"]');
+    const all = await text();
+    for (const expected of [
+      'Back to Domain',
+      'Progress',
+      '100%',
+      'Resources',
+      '184',
+      'Domains',
+      'Issues',
+      'Completed',
+      'Started',
+      'Verified on 12 pages: 0 violations',
+      'Security Recommendations',
+      'Add report-uri',
+      'Test in report-only mode',
+      'Analysis Errors',
+      ...PAGE_ERRORS,
+    ]) {
+      expect(all).toContain(expected);
+    }
+    expect(all).not.toContain('Remove unsafe-inline');
+    expect(await page.$eval('[data-testid="verification"]', (el) => (el as HTMLElement).dataset.state)).toBe(
+      'clean',
+    );
+    expect(await page.$eval('[data-testid="policy-badge"]', (el) => el.textContent)).toBe('Valid');
+    // The header value, as serializePolicy writes it.
+    // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
+    const header = await page.$eval('[data-testid="policy-header"]', (el) => (el as HTMLElement).innerText);
+    expect(header.replace(/;\n/g, '; ').trim()).toBe(serializePolicy(ALLOWLIST_RULES));
+
+    // One card per directive; script-src open, every other one closed.
+    const cards = await page.$$eval('[data-testid="directive-card"]', (els) =>
+      els.map((el) => [(el as HTMLElement).dataset.directive, (el as HTMLElement).dataset.state]),
+    );
+    expect(cards.map(([d]) => d).sort()).toEqual(Object.keys(ALLOWLIST_RULES).sort());
+    expect(cards.filter(([, s]) => s === 'open')).toEqual([['script-src', 'open']]);
+    await page.click('[data-directive="img-src"] button');
+    await page.waitForSelector('[data-directive="img-src"][data-state="open"]');
+    expect(await page.$eval('[data-directive="img-src"]', (el) => el.textContent)).toContain(
+      'https://images.example-cdn.net',
+    );
+
+    // Strict mode: the nonce policy, flagged for its 'unsafe-inline' fallback.
+    await clickText('label', 'Strict');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="policy-badge"]')?.textContent === 'Security Issues',
+    );
+    // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
+    const strict = await page.$eval('[data-testid="policy-header"]', (el) => (el as HTMLElement).innerText);
+    expect(strict.replace(/;\n/g, '; ').trim()).toBe(serializePolicy(STRICT_RULES));
+    expect(await text()).toContain('Remove unsafe-inline');
+    await clickText('label', 'Allowlist');
+
+    // Copy to the clipboard.
+    await clickText('button', 'Copy');
+    const copied = await waitForToast(page, 'Copied to Clipboard');
+    expect(copied.text).toContain('CSP policy has been copied to your clipboard.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(serializePolicy(ALLOWLIST_RULES));
+
+    // csp-policy.txt and a server configuration with its warnings.
+    await page.click('[data-testid="download-policy"]');
+    expect(await downloaded('csp-policy.txt')).toBe(`${serializePolicy(ALLOWLIST_RULES)}\n`);
+    await clickText('button', 'Nginx');
+    await page.click('[data-testid="download-nginx"]');
+    expect(await downloaded('nginx.conf')).toBe(exportPolicy('nginx', ALLOWLIST_RULES).content);
+
+    await clickText('a', 'Back to Domain');
+    await waitForPath(page, `/domains/${domain.id}`);
+  });
+
+  it('shows the violations of a self-verification in amber, with the samples', async () => {
+    const id = await seedCompleted(
+      server.deps.db,
+      { userId: user.id, domainId: null, url: 'https://news.example.com' },
+      {
+        verification: {
+          pagesChecked: 10,
+          violations: 2,
+          samples: ['script-src-elem blocked https://cdn.example.net/widget.js on https://news.example.com/'],
+        },
+      },
+    );
+    await page.goto(`${server.url}/analysis/${id}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="verification"]');
+    expect(await page.$eval('[data-testid="verification"]', (el) => (el as HTMLElement).dataset.state)).toBe(
+      'violations',
+    );
+    const all = await text();
+    expect(all).toContain('Verified on 10 pages: 2 violations');
+    expect(all).toContain('script-src-elem blocked https://cdn.example.net/widget.js');
+    expect(all).toContain('Back to Dashboard');
+  });
+
+  it('shows a running analysis with its stages, a failed one, and a missing one', async () => {
+    const running = await seedRunning(
+      server.deps.db,
+      { userId: user.id, domainId: null, url: 'https://www.example.net' },
+      { progress: 55, currentPage: 'https://www.example.net/about', totalPages: 30 },
+    );
+    await page.goto(`${server.url}/analysis/${running}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="analysis-progress"]');
+    let all = await text();
+    for (const expected of [
+      'Crawling Progress',
+      'Actively crawling and analyzing resources...',
+      'https://www.example.net/about',
+      'Pages found',
+      '30',
+      '55%',
+      'In progress',
+    ]) {
+      expect(all).toContain(expected);
+    }
+    const stages = await page.$$eval('[data-testid="crawl-stages"] li', (lis) =>
+      lis.map((li) => `${(li as HTMLElement).dataset.stage}:${li.dataset.state}`),
+    );
+    expect(stages).toEqual([
+      'Discovering URLs:done',
+      'Crawling Website:done',
+      'Analyzing Resources:active',
+      'Generating CSP:upcoming',
+      'Complete:upcoming',
+    ]);
+
+    const failed = await seedFailed(
+      server.deps.db,
+      { userId: user.id, domainId: null, url: 'https://x.example' },
+      ['https://x.example/: net::ERR_NAME_NOT_RESOLVED'],
+    );
+    await page.goto(`${server.url}/analysis/${failed}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="analysis-failed"]');
+    all = await text();
+    expect(all).toContain('Analysis Failed');
+    expect(all).toContain('The analysis encountered an error and could not be completed.');
+    expect(all).toContain('https://x.example/: net::ERR_NAME_NOT_RESOLVED');
+
+    guard.allowFailedRequest('/api/csp/analyze/no-such-analysis', 404);
+    await page.goto(`${server.url}/analysis/no-such-analysis`, { waitUntil: 'load' });
+    await page.waitForSelector('h1');
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Analysis Not Found');
+    all = await text();
+    expect(all).toContain("The requested analysis could not be found or you don't have access to it.");
+    await clickText('a', 'Back to Dashboard');
+    await waitForPath(page, '/dashboard');
+  });
+});
+
+describe('standalone generator', () => {
+  it("says 'Input Required' without input, then starts an analysis with the form's values", async () => {
+    await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
+    await clickText('a', 'CSP Analyzer');
+    await waitForPath(page, '/csp-generator');
+    await page.waitForSelector('form[aria-label="Analyze website"]');
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Content Security Policy Analyzer');
+    expect(await text()).toContain('automatically discovers the sitemap');
+
+    await clickText('button', 'Analyze');
+    const toast = await waitForToast(page, 'Input Required');
+    expect(toast.variant).toBe('destructive');
+    expect(toast.text).toContain('Please provide a URL, URL list, or sitemap content.');
+
+    await page.type('input[name="url"]', 'https://www.example.org');
+    await clickText('button', 'Advanced Options');
+    await fill(page, 'input[name="maxPages"]', '3');
+    await clickText('button', 'Analyze');
+    await page.waitForSelector('[data-testid="analysis-progress"]');
+    const id = await page.evaluate(() => new URL(location.href).searchParams.get('analysis'));
+    expect(id).toBeTruthy();
+    const all = await text();
+    for (const expected of [
+      'CSP Analysis in Progress',
+      'https://www.example.org',
+      'Initializing analysis engine...',
+      'Discovering URLs',
+      'Crawling Website',
+      'Analyzing Resources',
+      'Generating CSP',
+      'Complete',
+      'Pages found',
+    ]) {
+      expect(all).toContain(expected);
+    }
+    const record = await getAnalysis(server.deps.db, id!);
+    expect(record?.crawlRequest).toMatchObject({
+      url: 'https://www.example.org',
+      maxPages: 3,
+      crawlDelay: 1000,
+    });
+  });
+
+  it('shows completed results: summary, recommendations, quick actions, report download and sharing', async () => {
+    const id = await seedCompleted(server.deps.db, {
+      userId: user.id,
+      domainId: null,
+      url: 'https://www.example.org',
+    });
+    await page.goto(`${server.url}/csp-generator?analysis=${id}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="policy-card"]');
+    const all = await text();
+    for (const expected of [
+      'Analysis Results',
+      'Analysis Summary',
+      'Total Resources',
+      'Unique Domains',
+      'Security Issues',
+      'Analysis Time',
+      'Security Recommendations',
+      'Quick Actions',
+      'Test CSP Policy',
+      'Download Report',
+      'Share Results',
+      'Analysis Errors',
+      'Verified on 12 pages: 0 violations',
+    ]) {
+      expect(all).toContain(expected);
+    }
+    const evaluator = await page.$eval('xpath/.//a[contains(., "Test CSP Policy")]', (a) => ({
+      href: (a as HTMLAnchorElement).href,
+      target: (a as HTMLAnchorElement).target,
+      rel: (a as HTMLAnchorElement).rel,
+    }));
+    expect(evaluator).toEqual({
+      href: 'https://csp-evaluator.withgoogle.com/',
+      target: '_blank',
+      rel: 'noopener noreferrer',
+    });
+
+    await clickText('button', 'Download Report');
+    const report = JSON.parse(await downloaded('csp-analysis-report.json'));
+    const analysis = (await (await client.get(`/api/csp/analyze/${id}`)).json()).analysis;
+    expect(report).toEqual({
+      url: 'https://www.example.org',
+      timestamp: analysis.completedAt,
+      cspRules: ALLOWLIST_RULES,
+      stats: analysis.resourceStats,
+      errors: PAGE_ERRORS,
+    });
+
+    // Without a share sheet, the page URL is copied and an alert says so.
+    await page.evaluate(() => Object.defineProperty(navigator, 'share', { value: undefined }));
+    const alerted = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.message());
+        void dialog.accept();
+      }),
+    );
+    await clickText('button', 'Share Results');
+    expect(await alerted).toBe('URL copied to clipboard!');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      `${server.url}/csp-generator?analysis=${id}`,
+    );
+
+    await clickText('button', 'Start New Analysis');
+    await page.waitForFunction(() => !location.search);
+    expect(await page.$('[data-testid="policy-card"]')).toBeNull();
+  });
+
+  it("shows a failed analysis with its errors; 'Start New Analysis' clears it", async () => {
+    const id = await seedFailed(
+      server.deps.db,
+      { userId: user.id, domainId: null, url: 'https://down.example' },
+      ['https://down.example/: net::ERR_CONNECTION_REFUSED'],
+    );
+    await page.goto(`${server.url}/csp-generator?analysis=${id}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="analysis-failed"]');
+    const all = await text();
+    expect(all).toContain('Analysis Failed');
+    expect(all).toContain('We encountered an error while analyzing https://down.example');
+    expect(all).toContain('Error Details');
+    expect(all).toContain('https://down.example/: net::ERR_CONNECTION_REFUSED');
+    await clickText('button', 'Start New Analysis');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="analysis-failed"]'));
+    expect(await page.evaluate(() => location.search)).toBe('');
+    expect(await page.$('form[aria-label="Analyze website"]')).not.toBeNull();
+  });
+});
+
+describe('phone layout', () => {
+  it('lays the domain, analysis and generator screens out without horizontal scrolling', async () => {
+    const domain = await createDomain(
+      'A domain with a rather long name for a phone',
+      'https://phone.example.com',
+    );
+    const t = { userId: user.id, domainId: domain.id, url: domain.url };
+    const completed = await seedCompleted(server.deps.db, t);
+    const running = await seedRunning(server.deps.db, t, {
+      progress: 60,
+      currentPage: `https://phone.example.com/${'very-long-path-segment/'.repeat(6)}`,
+      totalPages: 8,
+    });
+    await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    try {
+      for (const [path, selector] of [
+        [`/domains/${domain.id}`, '[data-testid="history-row"]'],
+        [`/analysis/${completed}`, '[data-testid="policy-card"]'],
+        [`/analysis/${running}`, '[data-testid="analysis-progress"]'],
+        [`/csp-generator?analysis=${completed}`, '[data-testid="policy-card"]'],
+      ] as const) {
+        await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
+        await page.waitForSelector(selector);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, path).toBeLessThanOrEqual(0);
+      }
+    } finally {
+      await page.setViewport({ width: 1280, height: 800 });
+    }
+  });
+});

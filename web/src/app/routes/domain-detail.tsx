@@ -1,0 +1,147 @@
+// /domains/:id (spec "Domain detail"): the domain, its running analysis, quick and advanced starts, quick
+// stats, the latest analysis and the history. The rules generator and security reports panels come later.
+import { useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, SearchX } from 'lucide-react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Alert } from '@/components/ui/alert';
+import { buttonVariants } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useDomainAnalyses } from '@/features/analyses/api/get-domain-analyses';
+import { ActiveAnalysisBox } from '@/features/analyses/components/active-analysis-box';
+import { AnalysisHistoryCard } from '@/features/analyses/components/analysis-history-card';
+import { LatestAnalysisCard } from '@/features/analyses/components/latest-analysis-card';
+import { QuickStatsCard } from '@/features/analyses/components/quick-stats-card';
+import { RunAnalysisCard } from '@/features/analyses/components/run-analysis-card';
+import { StartAnalysisButton } from '@/features/analyses/components/start-analysis-button';
+import { isInProgressStatus } from '@/features/analyses/utils/progress';
+import { useDomain } from '@/features/domains/api/get-domain';
+import { domainsQueryKey } from '@/features/domains/api/get-domains';
+import { DeleteDomainButton } from '@/features/domains/components/delete-domain-button';
+import { DomainOverviewCard } from '@/features/domains/components/domain-overview-card';
+import { DomainStatusBadge } from '@/features/domains/components/domains-card';
+import { ApiError } from '@/lib/api-client';
+
+function BackToDashboard() {
+  return (
+    <Link
+      to="/dashboard"
+      className="inline-flex items-center gap-2 self-start rounded-md text-sm font-medium text-muted-foreground hover:text-foreground"
+    >
+      <ArrowLeft className="size-4" aria-hidden="true" />
+      Back to Dashboard
+    </Link>
+  );
+}
+
+export function DomainDetailRoute() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const domain = useDomain(id);
+  const analyses = useDomainAnalyses(id, { enabled: Boolean(domain.data) });
+  const queryClient = useQueryClient();
+  const toAuth = () => navigate('/auth', { replace: true });
+  // Starting a scan counts it on the domain (total scans, last scanned), here and in the dashboard list.
+  const onStarted = () => void queryClient.invalidateQueries({ queryKey: domainsQueryKey });
+
+  if (domain.isLoading) return <DomainDetailSkeleton />;
+
+  if (domain.error || !domain.data) {
+    const notFound = domain.error instanceof ApiError && domain.error.status === 404;
+    return (
+      <div className="mx-auto flex w-full max-w-2xl flex-col gap-6">
+        <BackToDashboard />
+        <Card>
+          <CardContent className="flex flex-col items-center gap-4 px-6 py-14 text-center sm:py-16">
+            <span className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500 ring-1 ring-slate-200">
+              <SearchX className="size-6" aria-hidden="true" />
+            </span>
+            <div className="flex flex-col gap-2">
+              <h1 className="text-2xl font-semibold tracking-tight">
+                {notFound ? 'Domain Not Found' : 'Could not load this domain'}
+              </h1>
+              <p className="text-sm text-muted-foreground">
+                {notFound
+                  ? "The requested domain could not be found or you don't have access to it."
+                  : `Something went wrong while loading the domain (${domain.error?.message ?? 'no answer'}).`}
+              </p>
+            </div>
+            <Link to="/dashboard" className={buttonVariants({ variant: 'outline' })}>
+              Back to Dashboard
+            </Link>
+          </CardContent>
+        </Card>
+      </div>
+    );
+  }
+
+  const d = domain.data;
+  const list = analyses.data ?? [];
+  const active = list.find((a) => isInProgressStatus(a.status));
+
+  return (
+    <>
+      <BackToDashboard />
+      <DomainOverviewCard
+        domain={d}
+        actions={
+          <DeleteDomainButton domain={d} onDeleted={() => navigate('/dashboard', { replace: true })} />
+        }
+      />
+      {active ? <ActiveAnalysisBox analysis={active} /> : null}
+
+      <div className="grid items-start gap-6 lg:grid-cols-3">
+        <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
+          <RunAnalysisCard domainId={d.id} domainUrl={d.url} onLoggedOut={toAuth} onStarted={onStarted} />
+          <AnalysisHistoryCard
+            analyses={list}
+            loading={analyses.isLoading}
+            error={analyses.error}
+            emptyAction={
+              <StartAnalysisButton
+                domainId={d.id}
+                onLoggedOut={toAuth}
+                onStarted={onStarted}
+                variant="outline"
+                size="sm"
+              >
+                Start Your First Analysis
+              </StartAnalysisButton>
+            }
+          />
+        </div>
+        <div className="flex min-w-0 flex-col gap-6">
+          {analyses.error ? (
+            <Alert tone="error" role="alert">
+              Could not load the analyses of this domain.
+            </Alert>
+          ) : null}
+          <QuickStatsCard analyses={list} status={<DomainStatusBadge isActive={d.isActive} />} />
+          <LatestAnalysisCard analysis={list[0]} />
+        </div>
+      </div>
+    </>
+  );
+}
+
+function DomainDetailSkeleton() {
+  return (
+    <div className="flex flex-col gap-6" aria-busy="true">
+      <span className="sr-only" role="status">
+        Loading the domain...
+      </span>
+      <Skeleton className="h-5 w-36" />
+      <Skeleton className="h-40 w-full rounded-xl" />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="flex flex-col gap-6 lg:col-span-2">
+          <Skeleton className="h-44 w-full rounded-xl" />
+          <Skeleton className="h-64 w-full rounded-xl" />
+        </div>
+        <div className="flex flex-col gap-6">
+          <Skeleton className="h-44 w-full rounded-xl" />
+          <Skeleton className="h-44 w-full rounded-xl" />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+// A completed analysis with rules: the policy card beside the recommendations (for the shown mode) and
+// whatever the caller adds to the side column.
+import type { Analysis } from '@csp/shared/schemas/analysis';
+import type { ReactNode } from 'react';
+import { PolicyCard, usePolicyMode } from './policy/policy-card';
+import { RecommendationsCard } from './recommendations-card';
+
+export function AnalysisResults({
+  analysis,
+  asideTop,
+  asideBottom,
+}: {
+  analysis: Analysis;
+  /** Above the recommendations (the generator's summary). */
+  asideTop?: ReactNode;
+  /** Below the recommendations (quick actions, errors). */
+  asideBottom?: ReactNode;
+}) {
+  const { mode, setMode, rules, hasStrict } = usePolicyMode(analysis);
+  return (
+    <div className="grid items-start gap-6 lg:grid-cols-3">
+      <div className="min-w-0 lg:col-span-2">
+        <PolicyCard
+          rules={rules}
+          verification={analysis.verification}
+          mode={mode}
+          onModeChange={setMode}
+          hasStrict={hasStrict}
+        />
+      </div>
+      <aside className="flex min-w-0 flex-col gap-6" aria-label="Analysis insights">
+        {asideTop}
+        <RecommendationsCard rules={rules} />
+        {asideBottom}
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,220 @@
+// The generated policy (spec "CSP rules generator panel", policy view): the header value, the badge
+// ('Security Issues' when a source has unsafe-inline or unsafe-eval, else 'Valid'), the self-verification,
+// an Allowlist / Strict toggle when the analysis has both, one collapsible card per directive (script-src
+// open), Copy, Download (csp-policy.txt) and server configurations.
+import { compareDirectives } from '@csp/shared/csp/directives';
+import { policyBadge } from '@csp/shared/csp/recommendations';
+import { CSP_HEADER, exportPolicy, renderPolicy } from '@csp/shared/csp/serialize';
+import type { Analysis, CspRules } from '@csp/shared/schemas/analysis';
+import { Copy, Download, ShieldCheck, TriangleAlert } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { SegmentedControl } from '@/components/ui/segmented-control';
+import { toast } from '@/hooks/use-toast';
+import { copyText } from '@/lib/clipboard';
+import { downloadText } from '@/lib/download';
+import { formatCount } from '@/lib/format';
+import { DirectiveCard } from './directive-card';
+import { ExportPanel } from './export-panel';
+import { VerificationLine } from './verification-line';
+
+export type PolicyMode = 'allowlist' | 'strict';
+
+/** The mode shown and the rules of that mode (the strict rules only when the analysis has them). */
+export function usePolicyMode(analysis: Pick<Analysis, 'cspRules' | 'strictCspRules'>) {
+  const [mode, setMode] = useState<PolicyMode>('allowlist');
+  const strict = analysis.strictCspRules ?? null;
+  const effective: PolicyMode = mode === 'strict' && strict ? 'strict' : 'allowlist';
+  const rules: CspRules = (effective === 'strict' ? strict : analysis.cspRules) ?? {};
+  return { mode: effective, setMode, rules, hasStrict: Boolean(strict) };
+}
+
+const MODE_HINTS: Record<PolicyMode, string> = {
+  allowlist: 'Exact origins and hashes of everything the crawl saw. Works without changes to your pages.',
+  strict:
+    "A nonce with 'strict-dynamic' and hashes: resists allowlist bypasses, but your server must add a fresh nonce to every <script> tag.",
+};
+
+export function PolicyCard({
+  rules,
+  verification,
+  mode,
+  onModeChange,
+  hasStrict,
+}: {
+  rules: CspRules;
+  verification: Analysis['verification'];
+  mode: PolicyMode;
+  onModeChange: (mode: PolicyMode) => void;
+  hasStrict: boolean;
+}) {
+  const [openDirectives, setOpenDirectives] = useState<ReadonlySet<string>>(() => new Set(['script-src']));
+  const rendered = useMemo(() => renderPolicy(rules), [rules]);
+  const directives = useMemo(() => Object.keys(rules).sort(compareDirectives), [rules]);
+  const badge = policyBadge(rules);
+  const lines = rendered.value ? rendered.value.split('; ') : [];
+
+  async function onCopy() {
+    try {
+      await copyText(rendered.value);
+      toast({ title: 'Copied to Clipboard', description: 'CSP policy has been copied to your clipboard.' });
+    } catch {
+      toast({
+        variant: 'destructive',
+        title: 'Copy Failed',
+        description: 'Failed to copy CSP policy to clipboard.',
+      });
+    }
+  }
+
+  function onDownload() {
+    const plain = exportPolicy('plain', rules);
+    downloadText(plain.filename, plain.content);
+  }
+
+  function setOpen(directive: string, open: boolean) {
+    setOpenDirectives((current) => {
+      const next = new Set(current);
+      if (open) next.add(directive);
+      else next.delete(directive);
+      return next;
+    });
+  }
+
+  return (
+    <Card data-testid="policy-card">
+      <CardHeader
+        actions={
+          <>
+            <Button variant="outline" size="sm" onClick={onCopy}>
+              <Copy aria-hidden="true" />
+              Copy
+            </Button>
+            <Button size="sm" onClick={onDownload} data-testid="download-policy">
+              <Download aria-hidden="true" />
+              Download
+            </Button>
+          </>
+        }
+      >
+        <CardTitle className="flex items-center gap-2">
+          <ShieldCheck className="size-4 shrink-0 text-primary" aria-hidden="true" />
+          Generated Content Security Policy
+        </CardTitle>
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          {badge === 'Valid' ? (
+            <Badge variant="success" data-testid="policy-badge">
+              Valid
+            </Badge>
+          ) : (
+            <Badge variant="warning" data-testid="policy-badge">
+              <TriangleAlert className="size-3" aria-hidden="true" />
+              Security Issues
+            </Badge>
+          )}
+          <CardDescription>
+            {formatCount(directives.length)} directives · {formatCount(rendered.value.length)} characters
+          </CardDescription>
+        </div>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-5">
+        {hasStrict ? (
+          <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
+            <SegmentedControl
+              label="Policy mode"
+              value={mode}
+              onValueChange={onModeChange}
+              options={[
+                { value: 'allowlist', label: 'Allowlist' },
+                { value: 'strict', label: 'Strict' },
+              ]}
+              className="self-start"
+            />
+            <p className="text-xs text-muted-foreground">{MODE_HINTS[mode]}</p>
+          </div>
+        ) : null}
+
+        <VerificationLine verification={verification} />
+
+        <figure
+          className="overflow-hidden rounded-lg border border-slate-800 bg-slate-950"
+          aria-label="Policy header"
+        >
+          <figcaption className="border-b border-white/10 px-3 py-2 font-mono text-xs text-slate-400">
+            {CSP_HEADER}
+          </figcaption>
+          <pre
+            className="max-h-[30rem] overflow-auto px-3 py-3 font-mono text-[13px] leading-6 whitespace-pre-wrap text-slate-200 [overflow-wrap:anywhere]"
+            data-testid="policy-header"
+          >
+            <code>
+              {lines.map((line, index) => {
+                const space = line.indexOf(' ');
+                const name = space === -1 ? line : line.slice(0, space);
+                const rest = space === -1 ? '' : line.slice(space);
+                return (
+                  <span key={name} className="block pl-4 -indent-4">
+                    <span className="text-indigo-300">{name}</span>
+                    <span className="text-emerald-300">{rest}</span>
+                    {index < lines.length - 1 ? <span className="text-slate-500">;</span> : null}
+                  </span>
+                );
+              })}
+            </code>
+          </pre>
+        </figure>
+        {rendered.warnings.length > 0 ? (
+          <Alert tone="warning" title="Some sources could not be written into the header">
+            <ul className="flex list-disc flex-col gap-1 pl-4">
+              {rendered.warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
+          </Alert>
+        ) : null}
+
+        <section aria-labelledby="directives-heading" className="flex flex-col gap-3">
+          <div className="flex items-center justify-between gap-3">
+            <h4 id="directives-heading" className="text-sm font-semibold text-foreground">
+              Directives
+            </h4>
+            <div className="flex gap-1">
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => setOpenDirectives(new Set(directives))}
+                disabled={directives.every((d) => openDirectives.has(d))}
+              >
+                Expand all
+              </Button>
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => setOpenDirectives(new Set())}
+                disabled={!directives.some((d) => openDirectives.has(d))}
+              >
+                Collapse all
+              </Button>
+            </div>
+          </div>
+          <div className="flex flex-col gap-2">
+            {directives.map((directive) => (
+              <DirectiveCard
+                key={directive}
+                directive={directive}
+                sources={rules[directive] ?? []}
+                open={openDirectives.has(directive)}
+                onOpenChange={(open) => setOpen(directive, open)}
+              />
+            ))}
+          </div>
+        </section>
+
+        <ExportPanel rules={rules} />
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,75 @@
+// The crawler's self-verification (issue 3 point 5): the generated policy was loaded report-only on a
+// sample of pages; "Verified on N pages: 0 violations" in green, or the count and samples in amber.
+import type { Analysis } from '@csp/shared/schemas/analysis';
+import { CircleCheck, CircleDashed, TriangleAlert } from 'lucide-react';
+import { formatCount } from '@/lib/format';
+
+type Verification = NonNullable<Analysis['verification']>;
+
+export function verificationText(v: Verification): string {
+  const pages = `${formatCount(v.pagesChecked)} ${v.pagesChecked === 1 ? 'page' : 'pages'}`;
+  const violations = `${formatCount(v.violations)} ${v.violations === 1 ? 'violation' : 'violations'}`;
+  return `Verified on ${pages}: ${violations}`;
+}
+
+export function VerificationLine({ verification }: { verification: Analysis['verification'] }) {
+  if (!verification) {
+    return (
+      <div
+        className="flex items-start gap-3 rounded-lg border border-border bg-slate-50/60 px-3.5 py-3 text-sm"
+        data-testid="verification"
+        data-state="none"
+      >
+        <CircleDashed className="mt-0.5 size-4 shrink-0 text-slate-400" aria-hidden="true" />
+        <p className="text-muted-foreground">
+          Not verified: this analysis has no self-verification result. Roll the policy out in report-only mode
+          first.
+        </p>
+      </div>
+    );
+  }
+  if (verification.violations === 0) {
+    return (
+      <div
+        className="flex items-start gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-3.5 py-3 text-sm"
+        data-testid="verification"
+        data-state="clean"
+      >
+        <CircleCheck className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />
+        <div className="flex flex-col gap-0.5">
+          <p className="font-medium text-emerald-900">{verificationText(verification)}</p>
+          <p className="text-emerald-800/80">
+            The pages were reloaded with this policy and nothing they load or run was blocked.
+          </p>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div
+      className="flex items-start gap-3 rounded-lg border border-amber-200 bg-amber-50 px-3.5 py-3 text-sm"
+      data-testid="verification"
+      data-state="violations"
+    >
+      <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" />
+      <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+        <p className="font-medium text-amber-900">{verificationText(verification)}</p>
+        <p className="text-amber-900/80">
+          Reloading the pages with this policy still blocked something. Review these before you enforce it:
+        </p>
+        {verification.samples.length > 0 ? (
+          <ul className="flex flex-col gap-1">
+            {[...new Set(verification.samples)].map((sample) => (
+              <li
+                key={sample}
+                className="rounded-md bg-white/70 px-2 py-1 font-mono text-xs break-all text-amber-950 ring-1 ring-amber-200"
+              >
+                {sample}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+// Domain screen: 'Quick Start Analysis' and the collapsible 'Advanced Settings' form.
+import { ChevronDown, Radar, SlidersHorizontal } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { cn } from '@/lib/class-names';
+import { AdvancedCrawlForm } from './advanced-crawl-form';
+import { StartAnalysisButton } from './start-analysis-button';
+
+export function RunAnalysisCard({
+  domainId,
+  domainUrl,
+  onLoggedOut,
+  onStarted,
+}: {
+  domainId: string;
+  domainUrl: string;
+  onLoggedOut: () => void;
+  onStarted?: () => void;
+}) {
+  const [advanced, setAdvanced] = useState(false);
+  const panelId = useId();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Radar className="size-4 text-primary" aria-hidden="true" />
+          Run an Analysis
+        </CardTitle>
+        <CardDescription>
+          A headless browser crawls the site, records every resource its pages load or run, and generates a
+          policy from them.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-5">
+        <div className="flex flex-col gap-3 rounded-lg border border-border bg-slate-50/60 p-4 sm:flex-row sm:items-center sm:justify-between">
+          <div className="flex flex-col gap-0.5">
+            <span className="text-sm font-medium text-foreground">Quick start</span>
+            <span className="text-sm text-muted-foreground">Up to 50 pages, 1 s between requests.</span>
+          </div>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Button
+              variant="outline"
+              aria-expanded={advanced}
+              aria-controls={panelId}
+              onClick={() => setAdvanced((v) => !v)}
+            >
+              <SlidersHorizontal aria-hidden="true" />
+              Advanced Settings
+              <ChevronDown
+                className={cn('transition-transform', advanced && 'rotate-180')}
+                aria-hidden="true"
+              />
+            </Button>
+            <StartAnalysisButton domainId={domainId} onLoggedOut={onLoggedOut} onStarted={onStarted} />
+          </div>
+        </div>
+        {advanced ? (
+          <div id={panelId} className="animate-fade-in">
+            <AdvancedCrawlForm
+              domainId={domainId}
+              domainUrl={domainUrl}
+              onLoggedOut={onLoggedOut}
+              onStarted={() => {
+                setAdvanced(false);
+                onStarted?.();
+              }}
+            />
+          </div>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}

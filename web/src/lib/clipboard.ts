@@ -1,0 +1,24 @@
+// Copies text: the async Clipboard API where the page may use it, else a hidden textarea and the legacy
+// copy command (non-secure origins, older browsers). Rejects when neither worked.
+export async function copyText(text: string): Promise<void> {
+  if (navigator.clipboard?.writeText) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return;
+    } catch {
+      // Permission refused or document not focused: try the legacy path below.
+    }
+  }
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.className = 'fixed top-0 left-0 size-px opacity-0';
+  document.body.append(area);
+  area.select();
+  try {
+    const copied = document.execCommand('copy');
+    if (!copied) throw new Error('The browser refused to copy');
+  } finally {
+    area.remove();
+  }
+}
