@@ -116,7 +116,6 @@ describe('domain screen', () => {
     ]) {
       expect(all).toContain(expected);
     }
-    // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
     const box = await page.$eval('[data-testid="active-analysis"]', (el) => (el as HTMLElement).innerText);
     expect(box).toContain('https://www.example.com/pricing');
     expect(box).toContain('40%');
@@ -127,7 +126,6 @@ describe('domain screen', () => {
     ).toBe('40');
     expect(await page.$eval('[data-testid="domain-overview"]', (el) => el.textContent)).toContain('3');
 
-    // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
     const stats = await page.$eval('[data-testid="quick-stats"]', (el) => (el as HTMLElement).innerText);
     expect(stats.replace(/\s+/g, ' ')).toMatch(/Total analyses 3 Success rate 33% Status Active/);
     // The latest is the running one: no results yet.
@@ -162,7 +160,6 @@ describe('domain screen', () => {
     expect(toast.variant).toBe('default');
     expect(toast.text).toContain('Your CSP analysis has been started and will run in the background.');
     await page.waitForSelector('[data-testid="active-analysis"]');
-    // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
     const box = await page.$eval('[data-testid="active-analysis"]', (el) => (el as HTMLElement).innerText);
     expect(box).toContain('Initializing analysis engine...');
     expect(box).toContain('0%');
@@ -288,7 +285,6 @@ describe('analysis screen', () => {
     );
     expect(await page.$eval('[data-testid="policy-badge"]', (el) => el.textContent)).toBe('Valid');
     // The header value, as serializePolicy writes it.
-    // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
     const header = await page.$eval('[data-testid="policy-header"]', (el) => (el as HTMLElement).innerText);
     expect(header.replace(/;\n/g, '; ').trim()).toBe(serializePolicy(ALLOWLIST_RULES));
 
@@ -309,7 +305,6 @@ describe('analysis screen', () => {
     await page.waitForFunction(
       () => document.querySelector('[data-testid="policy-badge"]')?.textContent === 'Security Issues',
     );
-    // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
     const strict = await page.$eval('[data-testid="policy-header"]', (el) => (el as HTMLElement).innerText);
     expect(strict.replace(/;\n/g, '; ').trim()).toBe(serializePolicy(STRICT_RULES));
     expect(await text()).toContain('Remove unsafe-inline');

@@ -143,7 +143,6 @@ export async function guardPage(page: Page): Promise<PageGuard> {
 
 /** The page's visible text, whitespace collapsed. */
 export async function visibleText(page: Page): Promise<string> {
-  // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
   const text = await page.evaluate(() => document.body.innerText);
   return text.replace(/\s+/g, ' ');
 }
@@ -153,12 +152,10 @@ export async function waitForToast(page: Page, title: string): Promise<{ text: s
   const handle = await page.waitForFunction(
     (wanted: string) => {
       const toast = [...document.querySelectorAll<HTMLElement>('[data-testid="toast"]')].find((t) =>
-        // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
         t.innerText.includes(wanted),
       );
       return toast
-        ? // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
-          { text: toast.innerText.replace(/\s+/g, ' '), variant: toast.dataset.variant ?? '' }
+        ? { text: toast.innerText.replace(/\s+/g, ' '), variant: toast.dataset.variant ?? '' }
         : null;
     },
     { timeout: 15_000 },

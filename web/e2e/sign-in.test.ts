@@ -144,7 +144,6 @@ describe('sign-in and the dashboard', () => {
     expect(toast.text).toContain('Your domain has been added successfully.');
     await waitForPath(page, '/dashboard');
     await page.waitForSelector('[data-testid="domain-row"]');
-    // biome-ignore lint/performance/useDomNodeTextContent: tests read the text a user sees
     text = await page.$eval('[data-testid="domain-row"]', (row) => (row as HTMLElement).innerText);
     expect(text).toContain('Marketing site');
     expect(text).toContain('https://www.example.com');
