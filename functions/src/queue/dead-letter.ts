@@ -2,7 +2,7 @@
 // nothing is left "running" forever. In AWS this is the handler of the dead-letter queue.
 import type { SQSEvent } from 'aws-lambda';
 import type { Logger } from '../logger';
-import { failAnalysis } from '../store/analyses';
+import { failAnalysis, getAnalysis } from '../store/analyses';
 import type { Db } from '../store/db';
 import { crawlMessageSchema } from './message';
 
@@ -15,8 +15,10 @@ export function createDeadLetterHandler(db: Db, logger: Logger) {
         continue;
       }
       const receives = record.attributes.ApproximateReceiveCount;
+      const analysis = await getAnalysis(db, parsed.data.analysisId);
+      const reason = analysis?.lastError ? ` Last error: ${analysis.lastError}` : '';
       await failAnalysis(db, parsed.data.analysisId, null, [
-        `The crawl stopped after ${receives} failed attempts and was abandoned. Please start a new analysis.`,
+        `The crawl stopped after ${receives} failed attempts and was abandoned.${reason} Please start a new analysis.`,
       ]);
     }
   };

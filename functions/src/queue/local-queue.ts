@@ -33,6 +33,11 @@ export class LocalQueue implements AnalysisQueue {
 
   constructor(private readonly opts: LocalQueueOptions) {}
 
+  /** Tests shorten the wait before a failed message is delivered again. */
+  setVisibilityTimeoutMs(ms: number) {
+    this.opts.visibilityTimeoutMs = ms;
+  }
+
   async send(message: object, delaySeconds = 0): Promise<void> {
     if (this.closed) throw new Error('The queue is closed');
     this.enqueue({ id: randomUUID(), body: JSON.stringify(message), receiveCount: 0 }, delaySeconds * 1000);

@@ -14,6 +14,8 @@ export interface AnalysisRecord extends Analysis {
   leaseUntil: number | null;
   /** How many times a run was started (first delivery, continuations and retries). */
   runs: number;
+  /** Why the last run gave up, for the dead-letter message. */
+  lastError?: string;
 }
 
 const INTERNAL = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'];
@@ -26,7 +28,7 @@ function fromItem(item: Record<string, unknown>): AnalysisRecord {
 
 /** What the API shows: the analysis without the crawler's bookkeeping. */
 export function toAnalysis(r: AnalysisRecord): Analysis {
-  const { crawlRequest: _c, runId: _r, leaseUntil: _l, runs: _n, ...rest } = r;
+  const { crawlRequest: _c, runId: _r, leaseUntil: _l, runs: _n, lastError: _e, ...rest } = r;
   return { ...rest, startedAt: rest.startedAt ?? null };
 }
 
@@ -292,5 +294,28 @@ export async function failStale(
       const failed = await failAnalysis(db, a.id, null, [message]);
       return failed ? ((await getAnalysis(db, a.id)) ?? a) : a;
     }),
+  );
+}
+
+/**
+ * The run lets go of the analysis without finishing it: before a continuation (the next invocation claims
+ * it) or after an error (the redelivered message claims it). `lastError` is kept for the dead-letter path.
+ */
+export async function releaseAnalysis(
+  db: Db,
+  id: string,
+  runId: string,
+  lastError?: string,
+): Promise<boolean> {
+  return conditionalUpdate(
+    db,
+    id,
+    lastError ? 'SET leaseUntil = :zero, lastError = :e' : 'SET leaseUntil = :zero',
+    {
+      ':zero': 0,
+      ':run': runId,
+      ':running': 'running',
+      ...(lastError ? { ':e': lastError.slice(0, 1000) } : {}),
+    },
   );
 }

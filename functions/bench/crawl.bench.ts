@@ -1,0 +1,174 @@
+// Crawl benchmark (`npm run bench:crawl`): a generated 500-page loopback site, crawlDelay 0. Prints pages/s
+// of our crawler and of a naive baseline measured in the same run (one page at a time, a new page per URL,
+// waitUntil 'networkidle0'), their ratio, and peak RSS of this process plus every Chromium process under it.
+// Targets: ≥ 15 pages/s, ≥ 4× the baseline, peak RSS < 1.5 GB.
+//   BENCH_PAGES (500), BENCH_BASELINE_PAGES (60: the baseline runs ~2 pages/s), BENCH_CONCURRENCY (4)
+import { readdirSync, readFileSync } from 'node:fs';
+import chromium from '@sparticuz/chromium';
+import puppeteer from 'puppeteer-core';
+import { runCrawl } from '../src/crawler/crawl';
+import type { FixtureResponse, Origins } from '../src/crawler/fixtures/content';
+import { PIXEL_PNG } from '../src/crawler/fixtures/content';
+import { startFixtureSites } from '../src/crawler/fixtures/sites';
+import { normalizeUrl } from '../src/crawler/url-normalize';
+
+const PAGES = Number(process.env.BENCH_PAGES ?? 500);
+const BASELINE_PAGES = Number(process.env.BENCH_BASELINE_PAGES ?? 60);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+
+/** A site of `count` pages, each with a script, a stylesheet, an image, inline code and 6 links. */
+function generatedSite(count: number) {
+  return (o: Origins): Record<string, FixtureResponse> => {
+    const routes: Record<string, FixtureResponse> = {
+      '/app.js': { type: 'text/javascript', body: 'document.documentElement.dataset.app = "1";' },
+      '/style.css': { type: 'text/css', body: 'body { font-family: sans-serif; } .hero { color: #333; }' },
+      '/logo.png': { type: 'image/png', body: PIXEL_PNG },
+    };
+    routes['/'] = { body: '<!doctype html><title>Home</title><a href="/p/0">start</a>' };
+    for (let i = 0; i < count; i++) {
+      const links = [1, 2, 3, 7, 31, 97].map((d) => `/p/${(i + d) % count}`);
+      routes[`/p/${i}`] = {
+        body: `<!doctype html><html><head><meta charset="utf-8"><title>Page ${i}</title>
+<link rel="stylesheet" href="/style.css"><script src="/app.js"></script>
+<style>.p${i % 10} { margin: ${i % 10}px; }</style></head>
+<body><h1 class="hero" style="padding: ${i % 5}px">Page ${i}</h1><img src="/logo.png" alt="">
+<img src="${o.cdn}/img/pixel.png" alt=""><p>${'Lorem ipsum dolor sit amet. '.repeat(20)}</p>
+<nav>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</nav>
+<script>window.page = ${i};</script></body></html>`,
+      };
+    }
+    return routes;
+  };
+}
+
+/** RSS (bytes) of `root` and all its descendants, from /proc. */
+function treeRss(root: number): number {
+  const children = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the parenthesised command name: state ppid …; rss is field 24 (pages).
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(entry);
+      const ppid = Number(fields[1]);
+      rss.set(pid, Number(fields[21]) * 4096);
+      const list = children.get(ppid) ?? [];
+      list.push(pid);
+      children.set(ppid, list);
+    } catch {}
+  }
+  let total = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    total += rss.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+function watchRss() {
+  let peak = 0;
+  const sample = () => {
+    peak = Math.max(peak, treeRss(process.pid));
+  };
+  const timer = setInterval(sample, 200);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
+async function naiveBaseline(start: string, limit: number): Promise<{ pages: number; seconds: number }> {
+  const browser = await puppeteer.launch({
+    executablePath: await chromium.executablePath(),
+    args: chromium.args,
+    headless: true,
+  });
+  const queue = [start];
+  const seen = new Set([normalizeUrl(start)]);
+  let pages = 0;
+  const t0 = performance.now();
+  try {
+    while (queue.length > 0 && pages < limit) {
+      const url = queue.shift()!;
+      const page = await browser.newPage();
+      try {
+        await page.goto(url, { waitUntil: 'networkidle0', timeout: 30_000 });
+        const links = (await page.evaluate(
+          'Array.from(document.querySelectorAll("a[href]"), (a) => a.href)',
+        )) as string[];
+        for (const link of links) {
+          const key = normalizeUrl(link);
+          if (key && !seen.has(key) && key.startsWith(new URL(start).origin)) {
+            seen.add(key);
+            queue.push(link);
+          }
+        }
+        pages += 1;
+      } finally {
+        await page.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return { pages, seconds: (performance.now() - t0) / 1000 };
+}
+
+async function main() {
+  const sites = await startFixtureSites({ mainOnly: generatedSite(PAGES) });
+  try {
+    const start = `${sites.origins.main}/`;
+    console.log(
+      `site: ${PAGES} pages on ${sites.origins.main}; tabs: ${CONCURRENCY}; cores: ${(await import('node:os')).cpus().length}`,
+    );
+
+    const rss = watchRss();
+    const t0 = performance.now();
+    let lastPrint = 0;
+    const { state, done } = await runCrawl({ url: start, maxPages: PAGES, crawlDelay: 0 }, null, {
+      deadline: Date.now() + 15 * 60_000,
+      allowPrivateTargets: true,
+      concurrency: CONCURRENCY,
+      onProgress: (p) => {
+        if (p.pagesDone - lastPrint >= 50) {
+          lastPrint = p.pagesDone;
+          process.stdout.write(`  crawled ${p.pagesDone}/${p.totalPages}\n`);
+        }
+      },
+    });
+    const ours = (performance.now() - t0) / 1000;
+    const peak = rss.stop();
+    const observations = state.pages.reduce((n, p) => n + p.observations.length, 0);
+    const oursRate = state.pages.length / ours;
+    console.log(
+      `ours:     ${state.pages.length} pages in ${ours.toFixed(1)} s = ${oursRate.toFixed(1)} pages/s (done: ${done}, errors: ${state.errors.length}, observations: ${observations})`,
+    );
+    if (state.errors.length) console.log('errors:', state.errors.slice(0, 5));
+    console.log(
+      `peak RSS: ${(peak / 1024 ** 2).toFixed(0)} MB (this process + Chromium tree; this process alone now: ${(process.memoryUsage().rss / 1024 ** 2).toFixed(0)} MB)`,
+    );
+
+    const baseline = await naiveBaseline(start, Math.min(BASELINE_PAGES, PAGES));
+    const baseRate = baseline.pages / baseline.seconds;
+    console.log(
+      `baseline: ${baseline.pages} pages in ${baseline.seconds.toFixed(1)} s = ${baseRate.toFixed(2)} pages/s (one page at a time, new page each, networkidle0)`,
+    );
+    const ratio = oursRate / baseRate;
+    console.log(`ratio:    ${ratio.toFixed(1)}×`);
+    const ok = (cond: boolean) => (cond ? 'ok' : 'MISSED');
+    console.log(
+      `targets:  ≥15 pages/s ${ok(oursRate >= 15)}, ≥4× baseline ${ok(ratio >= 4)}, RSS < 1.5 GB ${ok(peak < 1.5 * 1024 ** 3)}`,
+    );
+  } finally {
+    await sites.close();
+  }
+}
+
+await main();

@@ -1,0 +1,35 @@
+// BlobStore on S3 (the deployed stack's artefact bucket).
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { assertBlobKey, type BlobStore } from './blob-store';
+
+export class S3BlobStore implements BlobStore {
+  constructor(
+    private readonly bucket: string,
+    private readonly client: S3Client = new S3Client({}),
+  ) {}
+
+  async put(key: string, body: string | Uint8Array, contentType = 'application/octet-stream'): Promise<void> {
+    assertBlobKey(key);
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }),
+    );
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    assertBlobKey(key);
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      if (!out.Body) return null;
+      return Buffer.from(await out.Body.transformToByteArray());
+    } catch (error) {
+      const name = (error as { name?: string }).name;
+      if (name === 'NoSuchKey' || name === 'NotFound') return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertBlobKey(key);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+}

@@ -1,0 +1,104 @@
+// One Chromium per crawl, started from @sparticuz/chromium's binary but with our own flags: the package's
+// defaults are tuned for Lambda single-process speed and switch off web security and site isolation, which
+// change what a page loads and so what the policy must allow. All traffic goes through the SSRF proxy.
+import chromium from '@sparticuz/chromium';
+import puppeteer, { type Browser } from 'puppeteer-core';
+
+/** Flags that would make the crawled browser load things differently from a real visitor's browser. */
+const DROPPED_FLAGS = [
+  '--single-process',
+  '--disable-web-security',
+  '--disable-site-isolation-trials',
+  '--allow-running-insecure-content',
+];
+/** Features that must not be disabled (site isolation decides which frames are out of process). */
+const KEPT_FEATURES = new Set(['IsolateOrigins', 'site-per-process']);
+
+export interface BrowserFlagsOptions {
+  /** `http://127.0.0.1:PORT` of the filtering proxy. */
+  proxyUrl: string;
+  /** Custom user agent of the crawl request; empty keeps Chromium's own. */
+  userAgent?: string;
+}
+
+/** Our Chromium command line, derived from the package's (pure, tested). */
+export function browserFlags(baseArgs: readonly string[], options: BrowserFlagsOptions): string[] {
+  const proxyHost = new URL(options.proxyUrl).hostname;
+  const args: string[] = [];
+  // The crawler navigates each tab through hundreds of pages: a back/forward cache would keep every one of
+  // them alive in memory, and it does not change what a first visit loads.
+  const disabled: string[] = [];
+  for (const arg of baseArgs) {
+    if (DROPPED_FLAGS.includes(arg)) continue;
+    if (arg.startsWith('--disable-features=')) {
+      disabled.push(
+        ...arg
+          .slice('--disable-features='.length)
+          .split(',')
+          .filter((feature) => !KEPT_FEATURES.has(feature)),
+      );
+      continue;
+    }
+    if (
+      arg.startsWith('--headless') ||
+      arg.startsWith('--proxy-') ||
+      arg.startsWith('--host-resolver-rules')
+    ) {
+      continue;
+    }
+    args.push(arg);
+  }
+  args.push(`--disable-features=${[...disabled, 'BackForwardCache'].join(',')}`);
+  args.push(
+    // No traffic of Chromium's own (updates, sync, safe browsing lists…): only the pages' requests.
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+    '--disable-quic',
+    // SSRF: every request goes through the proxy, Chromium resolves no name itself (so it cannot be
+    // pointed at an internal address by DNS), and loopback is not silently bypassed.
+    `--proxy-server=${options.proxyUrl}`,
+    `--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE ${proxyHost}`,
+    '--proxy-bypass-list=<-loopback>',
+    // WebRTC could otherwise send UDP straight to an IP literal, around the proxy.
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  );
+  if (options.userAgent) args.push(`--user-agent=${options.userAgent}`);
+  return args;
+}
+
+export async function launchBrowser(options: BrowserFlagsOptions): Promise<Browser> {
+  const executablePath = await chromium.executablePath();
+  return puppeteer.launch({
+    executablePath,
+    args: browserFlags(chromium.args, options),
+    headless: true,
+    defaultViewport: { width: 1280, height: 900 },
+    protocolTimeout: 60_000,
+  });
+}
+
+/** Runs `fn` with a fresh browser and closes it whatever happens (success, error, timeout). */
+export async function withBrowser<T>(
+  options: BrowserFlagsOptions,
+  fn: (browser: Browser) => Promise<T>,
+): Promise<T> {
+  const browser = await launchBrowser(options);
+  try {
+    return await fn(browser);
+  } finally {
+    await closeBrowser(browser);
+  }
+}
+
+/** Closes politely, then kills the process if Chromium hangs (a leaked browser outlives the Lambda run). */
+export async function closeBrowser(browser: Browser): Promise<void> {
+  const process = browser.process();
+  const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5_000).unref());
+  const closed = await Promise.race([browser.close().then(() => 'closed' as const), timer]).catch(
+    () => 'error' as const,
+  );
+  if (closed !== 'closed' && process && process.exitCode === null) process.kill('SIGKILL');
+}

@@ -1,0 +1,232 @@
+// The crawl engine on small loopback sites: discovery (robots, sitemap index, .xml.gz, uploaded content,
+// URL list, links), never the same page twice, maxPages, crawlDelay per host, the user agent, failing
+// pages, and a crawl stopped by its deadline that continues from its JSON state.
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type CrawlProgress, runCrawl } from './crawl';
+import type { Origins } from './fixtures/content';
+import { type FixtureSites, type FixtureSitesOptions, startFixtureSites } from './fixtures/sites';
+import { parseCrawlState } from './state';
+
+const page = (...links: string[]) => ({
+  body: `<!doctype html><title>t</title>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}`,
+});
+const urlset = (urls: string[]) =>
+  `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.map((u) => `<url><loc>${u}</loc></url>`).join('')}</urlset>`;
+const deadline = () => Date.now() + 60_000;
+
+let sites: FixtureSites | undefined;
+async function site(
+  routes: (
+    o: Origins,
+  ) => FixtureSitesOptions['mainOnly'] extends ((o: Origins) => infer R) | undefined ? R : never,
+  extra: Omit<FixtureSitesOptions, 'mainOnly'> = {},
+) {
+  sites = await startFixtureSites({ mainOnly: routes, ...extra });
+  return sites;
+}
+/** Page requests to the main site, minus discovery's one probe of the start URL (it settles redirects). */
+const pagePaths = (s: FixtureSites) => {
+  const paths = s.requests
+    .filter((r) => r.origin === 'main' && !/\.(xml|gz|txt)$/.test(r.path))
+    .map((r) => r.path);
+  const probe = paths.indexOf('/');
+  if (probe >= 0) paths.splice(probe, 1);
+  return paths;
+};
+
+afterEach(async () => {
+  await sites?.close();
+  sites = undefined;
+});
+
+describe('runCrawl', () => {
+  it('discovers through robots.txt, sitemap index, .xml.gz, /sitemap.xml, uploaded sitemaps, the URL list and links', async () => {
+    const s = await site((o) => ({
+      '/': page(
+        '/a',
+        '/a/',
+        '/a#top',
+        '/b?q=1',
+        '/b?q=1#f',
+        `${o.cdn}/offsite`,
+        'mailto:x@y.z',
+        '/files/x.pdf',
+      ),
+      '/a': page('/', '/deep'),
+      '/b': page(),
+      '/deep': page(),
+      '/robots.txt': {
+        type: 'text/plain',
+        body: `User-agent: *\nDisallow: /a\nSitemap: ${o.main}/maps/index.xml\n`,
+      },
+      '/maps/index.xml': {
+        type: 'application/xml',
+        body: `<sitemapindex><sitemap><loc>${o.main}/maps/pages.xml.gz</loc></sitemap></sitemapindex>`,
+      },
+      '/maps/pages.xml.gz': { type: 'application/gzip', body: gzipSync(urlset([`${o.main}/from-gz`])) },
+      '/sitemap.xml': {
+        type: 'application/xml',
+        body: urlset([`${o.main}/from-default`, `${o.cdn}/not-ours`]),
+      },
+      '/uploaded.xml': { type: 'application/xml', body: urlset([`${o.main}/from-uploaded`]) },
+      '/from-gz': page(),
+      '/from-default': page(),
+      '/from-uploaded': page(),
+      '/from-list': page(),
+    }));
+    const o = s.origins;
+    const { state, done } = await runCrawl(
+      {
+        url: `${o.main}/`,
+        urlList: [`${o.main}/from-list`],
+        sitemapContent: `${o.main}/uploaded.xml\n`,
+        maxPages: 50,
+        crawlDelay: 0,
+        userAgent: 'CSPGeneratorTest/1.0',
+      },
+      null,
+      // One tab, so pages complete in the order they were queued.
+      { deadline: deadline(), allowPrivateTargets: true, concurrency: 1 },
+    );
+    expect(done).toBe(true);
+    const crawled = state.pages.map((p) => new URL(p.url).pathname + new URL(p.url).search).sort();
+    expect(crawled).toEqual([
+      '/',
+      '/a',
+      '/b?q=1',
+      '/deep',
+      '/from-default',
+      '/from-gz',
+      '/from-list',
+      '/from-uploaded',
+    ]);
+    // Never the same page twice (fragments, trailing slash), no downloads, nothing off-site.
+    const paths = pagePaths(s);
+    expect(paths.length).toBe(new Set(paths).size);
+    expect(paths).not.toContain('/files/x.pdf');
+    expect(s.requests.filter((r) => r.origin !== 'main')).toEqual([]);
+    // Start page first, then the list, then sitemap pages breadth first (uploaded, /sitemap.xml, then the
+    // children of robots.txt's index), then links breadth first.
+    expect(state.pages.map((p) => p.url.slice(o.main.length))).toEqual([
+      '/',
+      '/from-list',
+      '/from-uploaded',
+      '/from-default',
+      '/from-gz',
+      '/a',
+      '/b?q=1',
+      '/deep',
+    ]);
+    expect(state.errors).toEqual([
+      `1 listed URL(s) outside ${o.main} were not crawled (only that origin is analysed).`,
+    ]);
+    // The custom user agent on every request: discovery fetches and the browser's.
+    expect(new Set(s.requests.map((r) => r.userAgent))).toEqual(new Set(['CSPGeneratorTest/1.0']));
+  });
+
+  it('takes uploaded sitemap XML as is', async () => {
+    const s = await site(() => ({ '/only-uploaded': page(), '/other': page() }));
+    const { state } = await runCrawl(
+      { sitemapContent: urlset([`${s.origins.main}/only-uploaded`]), maxPages: 5, crawlDelay: 0 },
+      null,
+      { deadline: deadline(), allowPrivateTargets: true },
+    );
+    expect(state.origin).toBe(s.origins.main);
+    expect(state.pages.map((p) => p.url)).toEqual([`${s.origins.main}/only-uploaded`]);
+  });
+
+  it('stops at maxPages and reports monotonic progress', async () => {
+    const links = Array.from({ length: 10 }, (_, i) => `/p${i}`);
+    const s = await site(() => Object.fromEntries([['/', page(...links)], ...links.map((l) => [l, page()])]));
+    const progress: CrawlProgress[] = [];
+    const { state, done } = await runCrawl({ url: `${s.origins.main}/`, maxPages: 3, crawlDelay: 0 }, null, {
+      deadline: deadline(),
+      allowPrivateTargets: true,
+      onProgress: (p) => {
+        progress.push(p);
+      },
+    });
+    expect(done).toBe(true);
+    expect(state.pages).toHaveLength(3);
+    expect(pagePaths(s)).toHaveLength(3);
+    expect(progress.every((p, i) => i === 0 || p.progress >= progress[i - 1]!.progress)).toBe(true);
+    expect(progress.every((p) => p.totalPages <= 3)).toBe(true);
+    expect(progress.at(-1)).toMatchObject({ currentPage: null, pagesDone: 3, totalPages: 3 });
+    expect(progress.some((p) => p.currentPage === `${s.origins.main}/`)).toBe(true);
+  });
+
+  it('honours crawlDelay per host, discovery fetches included', async () => {
+    const s = await site(() => ({ '/': page('/1', '/2', '/3'), '/1': page(), '/2': page(), '/3': page() }));
+    await runCrawl({ url: `${s.origins.main}/`, maxPages: 4, crawlDelay: 250 }, null, {
+      deadline: deadline(),
+      allowPrivateTargets: true,
+      concurrency: 4,
+    });
+    const times = s.requests.filter((r) => r.origin === 'main').map((r) => r.at);
+    // start-page probe, robots.txt, sitemap.xml, 4 pages
+    expect(times.length).toBe(7);
+    // Slots are taken when a request starts; arrival at the server jitters (more on a loaded machine).
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(125);
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(6 * 250 - 30);
+  });
+
+  it('records failing pages (timeout, 4xx, 5xx, off-site redirect) and goes on', async () => {
+    const s = await site(
+      (o) => ({
+        '/': page('/slow', '/gone', '/boom', '/away', '/fine'),
+        '/slow': page(),
+        '/gone': { status: 404, body: 'gone' },
+        '/boom': { status: 500, body: 'boom' },
+        '/away': { status: 302, headers: { location: `${o.cdn}/lib.js` } },
+        '/fine': page(),
+      }),
+      { slowPaths: { '/slow': 10_000 } },
+    );
+    const o = s.origins;
+    const { state, done } = await runCrawl({ url: `${o.main}/`, maxPages: 10, crawlDelay: 0 }, null, {
+      deadline: deadline(),
+      allowPrivateTargets: true,
+      settle: { navigationTimeoutMs: 1_500 },
+    });
+    expect(done).toBe(true);
+    expect(state.errors).toEqual(
+      expect.arrayContaining([
+        `${o.main}/slow: timed out after 1500 ms`,
+        `${o.main}/gone: HTTP 404`,
+        `${o.main}/boom: HTTP 500`,
+        `${o.main}/away: redirected to ${o.cdn}, another site; not analysed`,
+      ]),
+    );
+    expect(state.pages.map((p) => `${new URL(p.url).pathname} ${p.status}`).sort()).toEqual([
+      '/ 200',
+      '/boom 500',
+      '/fine 200',
+      '/gone 404',
+    ]);
+  });
+
+  it('stops before its deadline and continues from its JSON state without visiting a page twice', async () => {
+    const links = Array.from({ length: 7 }, (_, i) => `/p${i}`);
+    const s = await site(() => Object.fromEntries([['/', page(...links)], ...links.map((l) => [l, page()])]));
+    const job = { url: `${s.origins.main}/`, maxPages: 20, crawlDelay: 200 };
+    const first = await runCrawl(job, null, {
+      deadline: Date.now() + 1_400,
+      allowPrivateTargets: true,
+      pageReserveMs: 0,
+    });
+    expect(first.done).toBe(false);
+    expect(first.state.pages.length).toBeGreaterThan(0);
+    expect(first.state.pages.length).toBeLessThan(8);
+    const stored = parseCrawlState(JSON.parse(JSON.stringify(first.state)));
+    const second = await runCrawl(job, stored, { deadline: deadline(), allowPrivateTargets: true });
+    expect(second.done).toBe(true);
+    expect(second.state.runs).toBe(2);
+    expect(second.state.pages.map((p) => new URL(p.url).pathname).sort()).toEqual(['/', ...links].sort());
+    const paths = pagePaths(s);
+    expect(paths.length).toBe(8);
+    expect(new Set(paths).size).toBe(8);
+    // Discovery ran once.
+    expect(s.requests.filter((r) => r.path === '/robots.txt')).toHaveLength(1);
+  });
+});

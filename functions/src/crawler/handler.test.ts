@@ -1,0 +1,193 @@
+// The crawl queue's handler, end to end: the real API, the in-process queue with SQS's contract, DynamoDB
+// Local, Chromium and loopback fixture sites. Continuations, duplicate deliveries and the dead-letter path.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SQSEvent } from 'aws-lambda';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { ApiDeps } from '../api/deps';
+import { type BlobStore, LocalBlobStore } from '../blobs';
+import type { LocalServer } from '../local/server';
+import { getAnalysis } from '../store/analyses';
+import { registeredClient, startTestServer } from '../testing/api-server';
+import { type FixtureSites, startFixtureSites } from './fixtures/sites';
+import { type CrawlHandlerDeps, createCrawlHandler } from './handler';
+
+const blobDir = mkdtempSync(join(tmpdir(), 'csp-blobs-'));
+afterAll(() => rmSync(blobDir, { recursive: true, force: true }));
+
+let server: LocalServer | undefined;
+let sites: FixtureSites | undefined;
+afterEach(async () => {
+  await server?.close();
+  await sites?.close();
+  server = undefined;
+  sites = undefined;
+});
+
+const page = (title: string, links: string[], extra = '') => ({
+  type: 'text/html',
+  body: `<!doctype html><title>${title}</title><link rel="stylesheet" href="/site.css">${extra}${links
+    .map((l) => `<a href="${l}">${l}</a>`)
+    .join('')}`,
+});
+
+async function smallSite(slowPaths?: Record<string, number>) {
+  sites = await startFixtureSites({
+    ...(slowPaths ? { slowPaths } : {}),
+    mainOnly: (o) => ({
+      '/': page('home', ['/a', '/b', '/c'], `<script src="${o.cdn}/lib.js"></script>`),
+      '/a': page('a', ['/d'], '<img src="/logo.png">'),
+      '/b': page('b', ['/d'], '<script>document.title += "!"</script>'),
+      '/c': page('c', []),
+      '/d': page('d', []),
+      '/site.css': { type: 'text/css', body: 'body{margin:0}' },
+      '/logo.png': { type: 'image/png', body: Buffer.from('89504e470d0a1a0a', 'hex') },
+    }),
+  });
+  return sites;
+}
+
+const SLOW = { '/a': 1200, '/b': 1200, '/c': 1200, '/d': 1200 };
+
+type Overrides = Partial<Omit<CrawlHandlerDeps, 'db' | 'queue' | 'logger'>>;
+
+async function serverWithCrawler(overrides: Overrides = {}) {
+  server = await startTestServer({
+    crawlHandler: (deps: ApiDeps) =>
+      createCrawlHandler({
+        db: deps.db,
+        queue: deps.queue,
+        logger: deps.logger,
+        blobs: new LocalBlobStore(blobDir),
+        allowPrivateTargets: true,
+        crawlOptions: { settle: { idleMs: 50 } },
+        ...overrides,
+      }),
+  });
+  return server;
+}
+
+async function startAnalysis(s: LocalServer, url: string, crawlRequest: Record<string, unknown> = {}) {
+  const { client } = await registeredClient(s.url);
+  const domain = await (await client.post('/api/domains', { name: 'Fixture', url })).json();
+  const res = await client.post('/api/csp-analyses', {
+    domainId: domain.id,
+    crawlRequest: { crawlDelay: 0, ...crawlRequest },
+  });
+  expect(res.status).toBe(201);
+  return { client, id: (await res.json()).id as string };
+}
+
+describe('crawl handler', () => {
+  it('crawls, generates, verifies and completes an analysis started through the API', async () => {
+    const site = await smallSite();
+    const s = await serverWithCrawler();
+    const { client, id } = await startAnalysis(s, `${site.origins.main}/`, { maxPages: 10 });
+    await s.queue.idle();
+    const { analysis } = await (await client.get(`/api/csp/analyze/${id}`)).json();
+    expect(analysis).toMatchObject({ status: 'completed', progress: 100, totalPages: 5 });
+    expect(analysis.cspRules['script-src']).toContain(site.origins.cdn);
+    expect(analysis.cspRules['script-src'].some((s: string) => s.startsWith("'sha256-"))).toBe(true);
+    expect(analysis.strictCspRules['script-src']).toContain("'strict-dynamic'");
+    expect(analysis.verification).toMatchObject({ pagesChecked: 5, violations: 0 });
+    expect(analysis.resourceStats.totalResources).toBeGreaterThan(0);
+    expect(analysis.completedAt).toBeTruthy();
+  });
+
+  it('continues a crawl that runs out of time in a new run, with progress kept', async () => {
+    const site = await smallSite(SLOW);
+    // Slow pages and a run budget so short that each run crawls about one page before it must hand over.
+    const s = await serverWithCrawler({
+      runBudgetMs: 90_000 + 2_500,
+      crawlOptions: { settle: { idleMs: 50 }, pageReserveMs: 1_000, concurrency: 1 },
+    });
+    const { client, id } = await startAnalysis(s, `${site.origins.main}/`, { maxPages: 10 });
+    await s.queue.idle();
+    const stored = await getAnalysis(s.deps.db, id);
+    expect(stored?.runs).toBeGreaterThan(1);
+    const { analysis } = await (await client.get(`/api/csp/analyze/${id}`)).json();
+    expect(analysis).toMatchObject({ status: 'completed', totalPages: 5 });
+    // Every page exactly once across all runs (the start URL is also fetched once by discovery).
+    const pages = site.requests
+      .filter((r) => r.origin === 'main' && /^\/[a-d]$/.test(r.path))
+      .map((r) => r.path);
+    expect(pages.sort()).toEqual(['/a', '/b', '/c', '/d']);
+  });
+
+  it('does nothing for duplicate deliveries of a message whose analysis is already done', async () => {
+    const site = await smallSite();
+    const s = await serverWithCrawler();
+    const handler = createCrawlHandler({
+      db: s.deps.db,
+      queue: s.deps.queue,
+      logger: s.deps.logger,
+      blobs: new LocalBlobStore(blobDir),
+      allowPrivateTargets: true,
+      crawlOptions: { settle: { idleMs: 50 } },
+    });
+    // Start the analysis without the server's queue delivering it, then deliver the same message twice.
+    const { client, id } = await startAnalysis(s, `${site.origins.main}/`, { maxPages: 3 });
+    await s.queue.idle();
+    const event = (messageId: string): SQSEvent => ({
+      Records: [
+        {
+          messageId,
+          receiptHandle: messageId,
+          body: JSON.stringify({ analysisId: id }),
+          attributes: {
+            ApproximateReceiveCount: '2',
+            SentTimestamp: '0',
+            SenderId: 'x',
+            ApproximateFirstReceiveTimestamp: '0',
+          },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:local:0:crawl',
+          awsRegion: 'local',
+        },
+      ],
+    });
+    const before = (await getAnalysis(s.deps.db, id))?.runs ?? 0;
+    const results = await Promise.all([handler(event('dup')), handler(event('dup'))]);
+    expect(results).toEqual([{ batchItemFailures: [] }, { batchItemFailures: [] }]);
+    // The analysis was already completed by the first delivery: neither duplicate claimed it.
+    expect((await getAnalysis(s.deps.db, id))?.runs).toBe(before);
+    expect((await (await client.get(`/api/csp/analyze/${id}`)).json()).analysis.status).toBe('completed');
+  });
+
+  it('fails the analysis with the reason after the last delivery (dead-letter path)', async () => {
+    const site = await smallSite(SLOW);
+    const broken: BlobStore = {
+      put: async () => {
+        throw new Error('blob store unavailable');
+      },
+      get: async () => null,
+      delete: async () => {},
+    };
+    const s = await serverWithCrawler({
+      blobs: broken,
+      runBudgetMs: 90_000 + 2_500,
+      crawlOptions: { settle: { idleMs: 50 }, pageReserveMs: 1_000, concurrency: 1 },
+    });
+    s.queue.setVisibilityTimeoutMs(50);
+    const { client, id } = await startAnalysis(s, `${site.origins.main}/`, { maxPages: 10 });
+    await s.queue.idle();
+    const { analysis } = await (await client.get(`/api/csp/analyze/${id}`)).json();
+    expect(analysis.status).toBe('failed');
+    expect(analysis.errors.at(-1)).toMatch(/stopped after 3 failed attempts.*blob store unavailable/);
+  });
+
+  it('fails an analysis whose every page was refused, with the reason', async () => {
+    const site = await smallSite();
+    const s = await serverWithCrawler({ allowPrivateTargets: false });
+    const before = site.requests.length;
+    const { client, id } = await startAnalysis(s, `${site.origins.main}/`);
+    await s.queue.idle();
+    const { analysis } = await (await client.get(`/api/csp/analyze/${id}`)).json();
+    expect(analysis.status).toBe('failed');
+    expect(analysis.errors).toEqual(['Blocked request to 127.0.0.1: loopback addresses are not allowed']);
+    expect(site.requests.length).toBe(before);
+  });
+});

@@ -1,0 +1,172 @@
+// The script the crawler runs at the start of every document of a crawled page (all frames, before any
+// site script). It gathers what only the page can see and streams it to the crawler through a CDP binding:
+// - every `securitypolicyviolation` of the policy we injected (the browser's own classification),
+// - inline code as written in the DOM (script/style bodies, on*= handlers, style= attributes, javascript:
+//   URLs), caught by a MutationObserver so code that is inserted and removed again is not missed,
+// - navigation-like targets no request reveals until a user acts (form actions, <base>, manifests, media,
+//   objects), and the page's links for discovery.
+import { z } from 'zod';
+
+/** What the instrument sends; parsed with zod on the Node side (a page can call the binding too). */
+export const instrumentItemSchema = z.discriminatedUnion('k', [
+  z.object({
+    k: z.literal('violation'),
+    directive: z.string(),
+    blocked: z.string(),
+    sample: z.string(),
+    sourceFile: z.string(),
+    line: z.number(),
+    column: z.number(),
+    document: z.string(),
+  }),
+  z.object({
+    k: z.literal('inline'),
+    directive: z.enum(['script-src-elem', 'style-src-elem', 'script-src-attr', 'style-src-attr']),
+    text: z.string(),
+    document: z.string(),
+  }),
+  z.object({ k: z.literal('javascript-url'), url: z.string(), document: z.string() }),
+  z.object({ k: z.literal('target'), directive: z.string(), url: z.string(), document: z.string() }),
+]);
+export type InstrumentItem = z.infer<typeof instrumentItemSchema>;
+
+export const instrumentBatchSchema = z.array(instrumentItemSchema);
+
+/**
+ * Builds the instrument's source. `binding` is the CDP binding's name, `flushName` the hidden global the
+ * crawler calls to drain everything pending (in this frame and its same-origin subframes) and get the
+ * page's links; `policy` is the exact policy text we injected, so violations of the site's own <meta>
+ * policies are not mistaken for observations.
+ */
+export function instrumentSource(options: { binding: string; flushName: string; policy: string }): string {
+  const config = JSON.stringify(options);
+  // Plain ES2017 in a string: it runs in the page, not in Node, and must not depend on the page's globals
+  // after it started (sites overwrite them).
+  return `(function () {
+  var cfg = ${config};
+  var send = window[cfg.binding];
+  if (typeof send !== 'function' || window[cfg.flushName]) return;
+  try { delete window[cfg.binding]; } catch (e) {}
+  var stringify = JSON.stringify;
+  var seen = new Set();
+  var queue = [];
+  var timer = null;
+  var docUrl = function () { return String(document.URL); };
+  function emit(item) {
+    var key = stringify(item);
+    if (seen.has(key)) return;
+    seen.add(key);
+    queue.push(item);
+    if (queue.length >= 200) drain();
+    else if (timer === null) timer = setTimeout(drain, 50);
+  }
+  function drain() {
+    if (timer !== null) { clearTimeout(timer); timer = null; }
+    if (queue.length === 0) return;
+    var batch = queue;
+    queue = [];
+    try { send(stringify(batch)); } catch (e) {}
+  }
+  var JS_TYPES = /^(|text\\/javascript|application\\/javascript|text\\/ecmascript|application\\/ecmascript|module|importmap|speculationrules|text\\/jscript|text\\/livescript|application\\/x-javascript|text\\/x-javascript)$/i;
+
+  document.addEventListener('securitypolicyviolation', function (e) {
+    if (e.originalPolicy !== cfg.policy) return;
+    emit({ k: 'violation', directive: String(e.effectiveDirective), blocked: String(e.blockedURI), sample: String(e.sample || ''),
+      sourceFile: String(e.sourceFile || ''), line: Number(e.lineNumber) || 0, column: Number(e.columnNumber) || 0, document: docUrl() });
+  }, true);
+
+  function attrs(el) {
+    var list = el.attributes;
+    for (var i = 0; i < list.length; i++) attr(el, list[i].name, list[i].value);
+  }
+  function attr(el, name, value) {
+    name = name.toLowerCase();
+    if (name.length > 2 && name.charCodeAt(0) === 111 && name.charCodeAt(1) === 110) {
+      emit({ k: 'inline', directive: 'script-src-attr', text: value, document: docUrl() });
+    } else if (name === 'style') {
+      emit({ k: 'inline', directive: 'style-src-attr', text: value, document: docUrl() });
+    } else if ((name === 'href' || name === 'src' || name === 'action' || name === 'formaction') && /^\\s*javascript:/i.test(value)) {
+      emit({ k: 'javascript-url', url: value.trim(), document: docUrl() });
+    }
+  }
+  function target(directive, url) {
+    if (url) emit({ k: 'target', directive: directive, url: String(url), document: docUrl() });
+  }
+  function text(el) {
+    var tag = el.localName;
+    if (tag === 'script' && !el.hasAttribute('src') && JS_TYPES.test((el.getAttribute('type') || '').trim())) {
+      var t = el.text;
+      if (t) emit({ k: 'inline', directive: 'script-src-elem', text: t, document: docUrl() });
+    } else if (tag === 'style') {
+      var s = el.textContent;
+      if (s) emit({ k: 'inline', directive: 'style-src-elem', text: s, document: docUrl() });
+    }
+  }
+  function element(el) {
+    attrs(el);
+    var tag = el.localName;
+    if (tag === 'script' || tag === 'style') { text(el); pendingText.push(el); }
+    else if (tag === 'form') target('form-action', el.action);
+    else if ((tag === 'button' || tag === 'input') && el.hasAttribute('formaction')) target('form-action', el.formAction);
+    else if (tag === 'base' && el.hasAttribute('href')) target('base-uri', el.href);
+    else if (tag === 'link' && /(^|\\s)manifest(\\s|$)/i.test(el.rel || '')) target('manifest-src', el.href);
+    else if (tag === 'object' && el.data) target('object-src', el.data);
+    else if (tag === 'embed' && el.src) target('object-src', el.src);
+    else if ((tag === 'video' || tag === 'audio' || tag === 'track') && el.src) target('media-src', el.src);
+    else if (tag === 'source' && el.src && el.parentElement && /^(video|audio)$/.test(el.parentElement.localName)) target('media-src', el.src);
+  }
+  function tree(node) {
+    if (node.nodeType !== 1) return;
+    element(node);
+    var all = node.getElementsByTagName('*');
+    for (var i = 0; i < all.length; i++) element(all[i]);
+  }
+  // Script and style text arrives after the element itself while parsing: read it again a moment later.
+  var pendingText = [];
+  function rereadText() {
+    var list = pendingText;
+    pendingText = [];
+    for (var i = 0; i < list.length; i++) text(list[i]);
+  }
+  function onMutations(records) {
+    for (var i = 0; i < records.length; i++) {
+      var r = records[i];
+      if (r.type === 'childList') {
+        for (var j = 0; j < r.addedNodes.length; j++) tree(r.addedNodes[j]);
+        if (r.target && r.target.nodeType === 1 && (r.target.localName === 'script' || r.target.localName === 'style')) text(r.target);
+      } else if (r.type === 'attributes' && r.target.nodeType === 1 && r.target.hasAttribute(r.attributeName)) {
+        attr(r.target, r.attributeName, r.target.getAttribute(r.attributeName));
+      } else if (r.type === 'characterData' && r.target.parentElement) {
+        var p = r.target.parentElement;
+        if (p.localName === 'script' || p.localName === 'style') text(p);
+      }
+    }
+    if (pendingText.length) setTimeout(rereadText, 0);
+  }
+  var observer = new MutationObserver(onMutations);
+  observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+
+  function links() {
+    var out = [];
+    var anchors = document.querySelectorAll('a[href], area[href]');
+    for (var i = 0; i < anchors.length && out.length < 5000; i++) {
+      var href = anchors[i].href;
+      if (typeof href === 'string' && /^https?:/i.test(href)) out.push(href);
+    }
+    return out;
+  }
+  Object.defineProperty(window, cfg.flushName, {
+    enumerable: false,
+    value: function (withLinks) {
+      onMutations(observer.takeRecords());
+      if (document.documentElement) tree(document.documentElement);
+      rereadText();
+      for (var i = 0; i < window.frames.length; i++) {
+        try { var f = window.frames[i][cfg.flushName]; if (typeof f === 'function') f(false); } catch (e) {}
+      }
+      drain();
+      return withLinks ? links() : [];
+    },
+  });
+})();`;
+}
