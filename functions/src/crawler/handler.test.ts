@@ -1,5 +1,7 @@
 // The crawl queue's handler, end to end: the real API, the in-process queue with SQS's contract, DynamoDB
 // Local, Chromium and loopback fixture sites. Continuations, duplicate deliveries and the dead-letter path.
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +50,15 @@ async function smallSite(slowPaths?: Record<string, number>) {
   return sites;
 }
 
+/** Chromium processes still running with this user agent on their command line. */
+function browsersWith(userAgent: string): string {
+  try {
+    return execFileSync('pgrep', ['-f', userAgent], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+}
+
 const SLOW = { '/a': 1200, '/b': 1200, '/c': 1200, '/d': 1200 };
 
 type Overrides = Partial<Omit<CrawlHandlerDeps, 'db' | 'queue' | 'logger'>>;
@@ -83,10 +94,16 @@ describe('crawl handler', () => {
   it('crawls, generates, verifies and completes an analysis started through the API', async () => {
     const site = await smallSite();
     const s = await serverWithCrawler();
-    const { client, id } = await startAnalysis(s, `${site.origins.main}/`, { maxPages: 10 });
+    const userAgent = `CspCrawlTest/${randomUUID()}`;
+    const { client, id } = await startAnalysis(s, `${site.origins.main}/`, { maxPages: 10, userAgent });
     await s.queue.idle();
     const { analysis } = await (await client.get(`/api/csp/analyze/${id}`)).json();
     expect(analysis).toMatchObject({ status: 'completed', progress: 100, totalPages: 5 });
+    // The custom user agent was sent, and no browser outlived the crawl and its verification.
+    expect(site.requests.filter((r) => r.origin === 'main').every((r) => r.userAgent === userAgent)).toBe(
+      true,
+    );
+    expect(browsersWith(userAgent)).toBe('');
     expect(analysis.cspRules['script-src']).toContain(site.origins.cdn);
     expect(analysis.cspRules['script-src'].some((s: string) => s.startsWith("'sha256-"))).toBe(true);
     expect(analysis.strictCspRules['script-src']).toContain("'strict-dynamic'");
@@ -108,11 +125,11 @@ describe('crawl handler', () => {
     expect(stored?.runs).toBeGreaterThan(1);
     const { analysis } = await (await client.get(`/api/csp/analyze/${id}`)).json();
     expect(analysis).toMatchObject({ status: 'completed', totalPages: 5 });
-    // Every page exactly once across all runs (the start URL is also fetched once by discovery).
+    // Every page crawled once across all runs, then loaded once more by the self-verification.
     const pages = site.requests
       .filter((r) => r.origin === 'main' && /^\/[a-d]$/.test(r.path))
       .map((r) => r.path);
-    expect(pages.sort()).toEqual(['/a', '/b', '/c', '/d']);
+    expect(pages.sort()).toEqual(['/a', '/a', '/b', '/b', '/c', '/c', '/d', '/d']);
   });
 
   it('does nothing for duplicate deliveries of a message whose analysis is already done', async () => {
@@ -172,10 +189,12 @@ describe('crawl handler', () => {
       crawlOptions: { settle: { idleMs: 50 }, pageReserveMs: 1_000, concurrency: 1 },
     });
     s.queue.setVisibilityTimeoutMs(50);
-    const { client, id } = await startAnalysis(s, `${site.origins.main}/`, { maxPages: 10 });
+    const userAgent = `CspCrawlTest/${randomUUID()}`;
+    const { client, id } = await startAnalysis(s, `${site.origins.main}/`, { maxPages: 10, userAgent });
     await s.queue.idle();
     const { analysis } = await (await client.get(`/api/csp/analyze/${id}`)).json();
     expect(analysis.status).toBe('failed');
+    expect(browsersWith(userAgent)).toBe('');
     expect(analysis.errors.at(-1)).toMatch(/stopped after 3 failed attempts.*blob store unavailable/);
   });
 
