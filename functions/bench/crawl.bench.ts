@@ -14,7 +14,7 @@ import { normalizeUrl } from '../src/crawler/url-normalize';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 500);
 const BASELINE_PAGES = Number(process.env.BENCH_BASELINE_PAGES ?? 60);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 5);
 
 /** A site of `count` pages, each with a script, a stylesheet, an image, inline code and 6 links. */
 function generatedSite(count: number) {
