@@ -139,7 +139,9 @@ async function main() {
       onProgress: (p) => {
         if (p.pagesDone - lastPrint >= 50) {
           lastPrint = p.pagesDone;
-          process.stdout.write(`  crawled ${p.pagesDone}/${p.totalPages}\n`);
+          // The RSS at each step shows whether memory stays flat as the crawl goes on.
+          const mb = (treeRss(process.pid) / 1024 ** 2).toFixed(0);
+          process.stdout.write(`  crawled ${p.pagesDone}/${p.totalPages}, RSS ${mb} MB\n`);
         }
       },
     });

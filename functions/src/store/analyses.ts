@@ -1,11 +1,12 @@
 // Analyses (csp_analyses): created pending by the API, then owned by one crawler run at a time through a
 // lease (runId + leaseUntil), so a message delivered twice does not crawl twice and a crashed run can be
 // taken over once its lease has lapsed.
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Analysis, CrawlRequest, CspRules, ResourceStats } from '@csp/shared/schemas/analysis';
 import { type Db, isConditionFailure, nowIso } from './db';
 import { newId } from './ids';
 import { analysisIndexes, analysisKey, domainAnalysesPartition, userAnalysesPartition } from './keys';
+import { queryPartition } from './query';
 
 export interface AnalysisRecord extends Analysis {
   crawlRequest: CrawlRequest;
@@ -83,24 +84,7 @@ export async function getOwnedAnalysis(db: Db, userId: string, id: string): Prom
 }
 
 async function queryAll(db: Db, index: 'gsi1' | 'gsi2', partition: string, limit: number) {
-  const items: AnalysisRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        IndexName: index,
-        KeyConditionExpression: `${index}pk = :p`,
-        ExpressionAttributeValues: { ':p': partition },
-        ScanIndexForward: false,
-        Limit: Math.min(100, limit - items.length),
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(res.Items ?? []).map(fromItem));
-    start = res.LastEvaluatedKey;
-  } while (start && items.length < limit);
-  return items;
+  return (await queryPartition(db, { index, partition, limit, newestFirst: true })).map(fromItem);
 }
 
 /** Newest first. Capped: the dashboard and the polling domain screen need the recent ones, not all history. */

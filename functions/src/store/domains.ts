@@ -1,11 +1,5 @@
 // Domains: a user's websites. Each has a public uuid (used in report-uri), looked up through a ref item.
-import {
-  BatchWriteCommand,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Domain, DomainCreateInput } from '@csp/shared/schemas/domain';
 import { batchDelete } from './batch';
 import { type Db, nowIso } from './db';
@@ -17,6 +11,7 @@ import {
   domainUuidKey,
   userDomainsPartition,
 } from './keys';
+import { queryPartition } from './query';
 
 const strip = (item: Record<string, unknown>): Domain => {
   const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, gsi3pk: _e, gsi3sk: _f, ...rest } = item;
@@ -78,23 +73,12 @@ export async function getDomainByUuid(db: Db, uuid: string): Promise<Domain | nu
 }
 
 export async function listUserDomains(db: Db, userId: string): Promise<Domain[]> {
-  const items: Domain[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :p',
-        ExpressionAttributeValues: { ':p': userDomainsPartition(userId) },
-        ScanIndexForward: false,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(res.Items ?? []).map(strip));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return items;
+  const items = await queryPartition(db, {
+    index: 'gsi1',
+    partition: userDomainsPartition(userId),
+    newestFirst: true,
+  });
+  return items.map(strip);
 }
 
 export async function recordScanStarted(db: Db, id: string): Promise<void> {
@@ -111,22 +95,11 @@ export async function recordScanStarted(db: Db, id: string): Promise<void> {
 
 /** Deletes a domain with its analyses. The domain item goes last, so a failure half way can be retried. */
 export async function deleteDomainCascade(db: Db, domain: Domain): Promise<void> {
-  const keys: { pk: string; sk: string }[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :p',
-        ExpressionAttributeValues: { ':p': domainAnalysesPartition(domain.id) },
-        ProjectionExpression: 'pk, sk',
-        ExclusiveStartKey: start,
-      }),
-    );
-    keys.push(...((res.Items ?? []) as { pk: string; sk: string }[]));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  await batchDelete(db, keys);
+  const keys = await queryPartition(db, {
+    index: 'gsi2',
+    partition: domainAnalysesPartition(domain.id),
+    projection: 'pk, sk',
+  });
+  await batchDelete(db, keys as { pk: string; sk: string }[]);
   await batchDelete(db, [domainUuidKey(domain.uuid), domainKey(domain.id)]);
 }

@@ -1,15 +1,10 @@
 // Sessions (the spec's auth_sessions: sid, sess, expire). The cookie only names a session; this item decides
 // whether it is alive, so logout, password change and account deletion revoke it at once.
-import {
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchDelete } from './batch';
 import { type Db, epochSeconds, nowIso } from './db';
 import { sessionIndexes, sessionKey, userSessionsPartition } from './keys';
+import { queryPartition } from './query';
 
 export interface SessionRecord {
   sid: string;
@@ -53,19 +48,11 @@ export async function deleteSession(db: Db, sid: string): Promise<void> {
 
 /** Revokes every session of a user, except `keepSid` (the one that asked, on a password change). */
 export async function deleteUserSessions(db: Db, userId: string, keepSid?: string): Promise<void> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :p',
-        ExpressionAttributeValues: { ':p': userSessionsPartition(userId) },
-        ExclusiveStartKey: start,
-      }),
-    );
-    const sids = (res.Items ?? []).map((i) => i.sid as string).filter((sid) => sid !== keepSid);
-    await batchDelete(db, sids.map(sessionKey));
-    start = res.LastEvaluatedKey;
-  } while (start);
+  const items = await queryPartition(db, {
+    index: 'gsi1',
+    partition: userSessionsPartition(userId),
+    projection: 'sid',
+  });
+  const sids = items.map((i) => i.sid as string).filter((sid) => sid !== keepSid);
+  await batchDelete(db, sids.map(sessionKey));
 }

@@ -1,0 +1,38 @@
+// Reading one partition of an index, page after page. Every list the product shows is one of these, never
+// a Scan.
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Db } from './db';
+
+export interface PartitionQuery {
+  index: 'gsi1' | 'gsi2' | 'gsi3';
+  partition: string;
+  /** Stop after this many items (the newest ones when newestFirst). */
+  limit?: number;
+  /** Ids are time-sortable, so descending sort keys are newest first. */
+  newestFirst?: boolean;
+  /** Only these attributes (e.g. 'pk, sk' to delete what was found). */
+  projection?: string;
+}
+
+export async function queryPartition(db: Db, q: PartitionQuery): Promise<Record<string, unknown>[]> {
+  const limit = q.limit ?? Number.POSITIVE_INFINITY;
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        IndexName: q.index,
+        KeyConditionExpression: `${q.index}pk = :p`,
+        ExpressionAttributeValues: { ':p': q.partition },
+        ScanIndexForward: !q.newestFirst,
+        ...(Number.isFinite(limit) ? { Limit: Math.min(100, limit - items.length) } : {}),
+        ...(q.projection ? { ProjectionExpression: q.projection } : {}),
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start && items.length < limit);
+  return items;
+}
