@@ -1,5 +1,5 @@
 // The signed-in user's achievements and their stats. `?user=` may name only oneself (spec section 7 [13]).
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { notFound } from '../../errors';
 import { listUserAchievements } from '../../store/achievements';
 import type { ApiEnv } from '../deps';
