@@ -14,9 +14,17 @@ import { authRoutes } from './routes/auth';
 import { domainRoutes } from './routes/domains';
 import { userRoutes } from './routes/user';
 
-const KB = 1024;
-const tooLarge = (limitKb: number) => (c: { json: (b: unknown, s: 413) => Response }) =>
-  c.json({ message: `Request body is too large (${limitKb} KB at most)` }, 413);
+const limitKb = (kb: number) =>
+  bodyLimit({
+    maxSize: kb * 1024,
+    // The rest of the body is never read, so the connection cannot carry another request: say so.
+    onError: (c) =>
+      c.json({ message: `Request body is too large (${kb} KB at most)` }, 413, { Connection: 'close' }),
+  });
+// Crawl requests may carry a sitemap; everything else is small.
+const largeBody = limitKb(400);
+const smallBody = limitKb(64);
+const LARGE_BODY_PATHS = new Set(['/api/csp/analyze', '/api/csp-analyses']);
 
 export function createApiApp(deps: ApiDeps) {
   const app = new Hono<ApiEnv>().basePath('/api');
@@ -29,13 +37,7 @@ export function createApiApp(deps: ApiDeps) {
     await next();
     c.header('Cache-Control', 'no-store');
   });
-  // Crawl requests may carry a sitemap; everything else is small.
-  app.use('/csp/analyze', bodyLimit({ maxSize: 400 * KB, onError: tooLarge(400) }));
-  app.use('/csp-analyses', bodyLimit({ maxSize: 400 * KB, onError: tooLarge(400) }));
-  app.use('*', async (c, next) => {
-    if (c.req.path === '/api/csp/analyze' || c.req.path === '/api/csp-analyses') return next();
-    return bodyLimit({ maxSize: 64 * KB, onError: tooLarge(64) })(c, next);
-  });
+  app.use((c, next) => (LARGE_BODY_PATHS.has(c.req.path) ? largeBody : smallBody)(c, next));
   app.use(csrfGuard());
   app.use(loadSession());
 

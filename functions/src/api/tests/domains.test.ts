@@ -159,6 +159,20 @@ describe('analyses', () => {
     });
   });
 
+  it('takes an uploaded sitemap up to 300 KB; a larger one is a clear 400, a huge body a 413', async () => {
+    const { client } = await registeredClient(server.url);
+    const sitemap = (size: number) => `<urlset>${'x'.repeat(size)}</urlset>`;
+    expect((await client.post('/api/csp/analyze', { sitemapContent: sitemap(250_000) })).status).toBe(201);
+    const big = await client.post('/api/csp/analyze', { sitemapContent: sitemap(310_000) });
+    expect(big.status).toBe(400);
+    expect((await big.json()).message).toBe(
+      'Sitemap content is too large (300 KB at most): give the sitemap URL instead',
+    );
+    const huge = await client.post('/api/csp/analyze', { sitemapContent: sitemap(500_000) });
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).message).toBe('Request body is too large (400 KB at most)');
+  });
+
   it("hides another user's analysis behind a 404", async () => {
     const alice = await registeredClient(server.url);
     const bob = await registeredClient(server.url);
