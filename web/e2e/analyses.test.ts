@@ -13,7 +13,16 @@ import type { Domain } from '@csp/shared/schemas/domain';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser';
-import { buildWeb, fill, guardPage, type PageGuard, visibleText, waitForPath, waitForToast } from './harness';
+import {
+  buildWeb,
+  clickText,
+  fill,
+  guardPage,
+  type PageGuard,
+  visibleText,
+  waitForPath,
+  waitForToast,
+} from './harness';
 import { ALLOWLIST_RULES, PAGE_ERRORS, STRICT_RULES, seedCompleted, seedFailed, seedRunning } from './seed';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -63,11 +72,6 @@ async function createDomain(name: string, url: string): Promise<Domain> {
   const res = await client.post('/api/domains', { name, url, isActive: true });
   expect(res.status).toBe(201);
   return (await res.json()) as Domain;
-}
-
-async function clickText(tag: string, text: string) {
-  const el = await page.waitForSelector(`xpath/.//${tag}[normalize-space()="${text}"]`);
-  await el!.click();
 }
 
 /** Waits for a finished download of this name and returns its text. */
@@ -155,7 +159,7 @@ describe('domain screen', () => {
     expect(all).toContain('Start Your First Analysis');
     expect(all).toContain('N/A');
 
-    await clickText('button', 'Quick Start Analysis');
+    await clickText(page, 'button', 'Quick Start Analysis');
     const toast = await waitForToast(page, 'Analysis Started');
     expect(toast.variant).toBe('default');
     expect(toast.text).toContain('Your CSP analysis has been started and will run in the background.');
@@ -185,12 +189,12 @@ describe('domain screen', () => {
   it("'Advanced Settings' validates with the crawl request schema and sends the settings", async () => {
     const domain = await createDomain('Docs', 'https://docs.example.com');
     await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-    await clickText('button', 'Advanced Settings');
+    await clickText(page, 'button', 'Advanced Settings');
     await page.waitForSelector('form[aria-label="Advanced settings"]');
     await fill(page, 'input[name="maxPages"]', '0');
     await fill(page, 'input[name="crawlDelay"]', '9000');
     await page.type('textarea[name="urlList"]', 'not a url');
-    await clickText('button', 'Start Analysis');
+    await clickText(page, 'button', 'Start Analysis');
     let all = await text();
     expect(all).toContain('maxPages must be between 1 and 500');
     expect(all).toContain('crawlDelay must be between 0 and 5000 ms');
@@ -208,7 +212,7 @@ describe('domain screen', () => {
       '  https://docs.example.com/a  \n\n https://docs.example.com/b\n',
     );
     await page.type('textarea[name="sitemapContent"]', 'https://docs.example.com/sitemap-1.xml\n\n');
-    await clickText('button', 'Start Analysis');
+    await clickText(page, 'button', 'Start Analysis');
     await waitForToast(page, 'Analysis Started');
     await page.waitForSelector('[data-testid="active-analysis"]');
     all = await text();
@@ -232,10 +236,10 @@ describe('domain screen', () => {
   it("deletes the domain after the confirmation, says 'Domain deleted successfully' and returns to /dashboard", async () => {
     const domain = await createDomain('Legacy blog', 'https://blog.example.org');
     await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-    await clickText('button', 'Delete Domain');
+    await clickText(page, 'button', 'Delete Domain');
     await page.waitForSelector('dialog[open]');
     expect(await page.$eval('dialog[open]', (d) => d.textContent)).toContain('Legacy blog');
-    await clickText('dialog//button', 'Delete Domain');
+    await clickText(page, 'dialog//button', 'Delete Domain');
     const toast = await waitForToast(page, 'Domain deleted successfully');
     expect(toast.variant).toBe('default');
     await waitForPath(page, '/dashboard');
@@ -301,17 +305,17 @@ describe('analysis screen', () => {
     );
 
     // Strict mode: the nonce policy, flagged for its 'unsafe-inline' fallback.
-    await clickText('label', 'Strict');
+    await clickText(page, 'label', 'Strict');
     await page.waitForFunction(
       () => document.querySelector('[data-testid="policy-badge"]')?.textContent === 'Security Issues',
     );
     const strict = await page.$eval('[data-testid="policy-header"]', (el) => (el as HTMLElement).innerText);
     expect(strict.replace(/;\n/g, '; ').trim()).toBe(serializePolicy(STRICT_RULES));
     expect(await text()).toContain('Remove unsafe-inline');
-    await clickText('label', 'Allowlist');
+    await clickText(page, 'label', 'Allowlist');
 
     // Copy to the clipboard.
-    await clickText('button', 'Copy');
+    await clickText(page, 'button', 'Copy');
     const copied = await waitForToast(page, 'Copied to Clipboard');
     expect(copied.text).toContain('CSP policy has been copied to your clipboard.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(serializePolicy(ALLOWLIST_RULES));
@@ -319,11 +323,11 @@ describe('analysis screen', () => {
     // csp-policy.txt and a server configuration with its warnings.
     await page.click('[data-testid="download-policy"]');
     expect(await downloaded('csp-policy.txt')).toBe(`${serializePolicy(ALLOWLIST_RULES)}\n`);
-    await clickText('button', 'Nginx');
+    await clickText(page, 'button', 'Nginx');
     await page.click('[data-testid="download-nginx"]');
     expect(await downloaded('nginx.conf')).toBe(exportPolicy('nginx', ALLOWLIST_RULES).content);
 
-    await clickText('a', 'Back to Domain');
+    await clickText(page, 'a', 'Back to Domain');
     await waitForPath(page, `/domains/${domain.id}`);
   });
 
@@ -399,7 +403,7 @@ describe('analysis screen', () => {
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('Analysis Not Found');
     all = await text();
     expect(all).toContain("The requested analysis could not be found or you don't have access to it.");
-    await clickText('a', 'Back to Dashboard');
+    await clickText(page, 'a', 'Back to Dashboard');
     await waitForPath(page, '/dashboard');
   });
 });
@@ -407,21 +411,21 @@ describe('analysis screen', () => {
 describe('standalone generator', () => {
   it("says 'Input Required' without input, then starts an analysis with the form's values", async () => {
     await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
-    await clickText('a', 'CSP Analyzer');
+    await clickText(page, 'a', 'CSP Analyzer');
     await waitForPath(page, '/csp-generator');
     await page.waitForSelector('form[aria-label="Analyze website"]');
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('Content Security Policy Analyzer');
     expect(await text()).toContain('automatically discovers the sitemap');
 
-    await clickText('button', 'Analyze');
+    await clickText(page, 'button', 'Analyze');
     const toast = await waitForToast(page, 'Input Required');
     expect(toast.variant).toBe('destructive');
     expect(toast.text).toContain('Please provide a URL, URL list, or sitemap content.');
 
     await page.type('input[name="url"]', 'https://www.example.org');
-    await clickText('button', 'Advanced Options');
+    await clickText(page, 'button', 'Advanced Options');
     await fill(page, 'input[name="maxPages"]', '3');
-    await clickText('button', 'Analyze');
+    await clickText(page, 'button', 'Analyze');
     await page.waitForSelector('[data-testid="analysis-progress"]');
     const id = await page.evaluate(() => new URL(location.href).searchParams.get('analysis'));
     expect(id).toBeTruthy();
@@ -484,7 +488,7 @@ describe('standalone generator', () => {
       rel: 'noopener noreferrer',
     });
 
-    await clickText('button', 'Download Report');
+    await clickText(page, 'button', 'Download Report');
     const report = JSON.parse(await downloaded('csp-analysis-report.json'));
     const analysis = (await (await client.get(`/api/csp/analyze/${id}`)).json()).analysis;
     expect(report).toEqual({
@@ -503,13 +507,13 @@ describe('standalone generator', () => {
         void dialog.accept();
       }),
     );
-    await clickText('button', 'Share Results');
+    await clickText(page, 'button', 'Share Results');
     expect(await alerted).toBe('URL copied to clipboard!');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
       `${server.url}/csp-generator?analysis=${id}`,
     );
 
-    await clickText('button', 'Start New Analysis');
+    await clickText(page, 'button', 'Start New Analysis');
     await page.waitForFunction(() => !location.search);
     expect(await page.$('[data-testid="policy-card"]')).toBeNull();
   });
@@ -527,7 +531,7 @@ describe('standalone generator', () => {
     expect(all).toContain('We encountered an error while analyzing https://down.example');
     expect(all).toContain('Error Details');
     expect(all).toContain('https://down.example/: net::ERR_CONNECTION_REFUSED');
-    await clickText('button', 'Start New Analysis');
+    await clickText(page, 'button', 'Start New Analysis');
     await page.waitForFunction(() => !document.querySelector('[data-testid="analysis-failed"]'));
     expect(await page.evaluate(() => location.search)).toBe('');
     expect(await page.$('form[aria-label="Analyze website"]')).not.toBeNull();

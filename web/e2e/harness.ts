@@ -181,3 +181,9 @@ export async function fill(page: Page, selector: string, value: string): Promise
   await page.keyboard.press('Backspace');
   await page.type(selector, value);
 }
+
+/** Clicks the first `tag` element (an XPath step: 'button', 'dialog//button', '*') whose text is `text`. */
+export async function clickText(page: Page, tag: string, text: string): Promise<void> {
+  const el = await page.waitForSelector(`xpath/.//${tag}[normalize-space()="${text}"]`);
+  await el!.click();
+}

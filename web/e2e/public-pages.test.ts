@@ -1,35 +1,15 @@
 // Browser tests of what a visitor sees: the landing page, the full-screen loading state, the 404 page and
 // the protected-route rule, all on the real product server under its strict CSP.
-import { startTestServer } from '@csp/functions/src/testing/api-server';
-import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser';
-import { buildWeb, guardPage, type PageGuard, visibleText, waitForPath, waitForToast } from './harness';
+import type { HTTPRequest } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
+import { setupBrowserAndServer } from './browser-and-server';
+import { visibleText, waitForPath, waitForToast } from './harness';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-let page: Page;
-let guard: PageGuard;
-
-beforeAll(async () => {
-  const webDist = buildWeb();
-  [server, browser] = await Promise.all([startTestServer({ webDist }), launchBrowser()]);
-  page = await browser.newPage();
-  guard = await guardPage(page);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(() => {
-  guard.assertClean();
-});
+const t = setupBrowserAndServer();
 
 describe('visitor screens', () => {
   it('serves the app under the strict CSP', async () => {
-    const res = await page.goto(`${server.url}/`, { waitUntil: 'load' });
+    const res = await t.page.goto(`${t.server.url}/`, { waitUntil: 'load' });
     const csp = res?.headers()['content-security-policy'] ?? '';
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("style-src 'self'");
@@ -38,10 +18,10 @@ describe('visitor screens', () => {
   });
 
   it('shows every text of the landing page, and both calls to action lead to /auth', async () => {
-    await page.goto(`${server.url}/`, { waitUntil: 'load' });
-    await page.waitForSelector('h1');
-    expect(await page.$eval('h1', (h) => h.textContent)).toBe('CSP Generator');
-    const text = await visibleText(page);
+    await t.page.goto(`${t.server.url}/`, { waitUntil: 'load' });
+    await t.page.waitForSelector('h1');
+    expect(await t.page.$eval('h1', (h) => h.textContent)).toBe('CSP Generator');
+    const text = await visibleText(t.page);
     for (const expected of [
       'Generate robust Content Security Policies for your websites with advanced web scraping and real-time analysis',
       'Security First',
@@ -53,18 +33,18 @@ describe('visitor screens', () => {
     ]) {
       expect(text).toContain(expected);
     }
-    const ctaTargets = await page.$$eval('a', (links) =>
+    const ctaTargets = await t.page.$$eval('a', (links) =>
       links
         .filter((a) => ['Get Started', 'Start Free Analysis'].includes(a.textContent?.trim() ?? ''))
         .map((a) => new URL(a.href).pathname),
     );
     expect(ctaTargets).toEqual(['/auth', '/auth']);
 
-    const getStarted = await page.waitForSelector('xpath/.//a[normalize-space()="Get Started"]');
+    const getStarted = await t.page.waitForSelector('xpath/.//a[normalize-space()="Get Started"]');
     await getStarted!.click();
-    await waitForPath(page, '/auth');
-    await page.waitForSelector('form[aria-label="Sign in"]');
-    const auth = await visibleText(page);
+    await waitForPath(t.page, '/auth');
+    await t.page.waitForSelector('form[aria-label="Sign in"]');
+    const auth = await visibleText(t.page);
     expect(auth).toContain('Get Started');
     expect(auth).toContain('Sign in to your account');
     expect(auth).toContain('Sign In');
@@ -84,30 +64,30 @@ describe('visitor screens', () => {
         void request.continue();
       }
     };
-    page.on('request', onRequest);
-    await page.setRequestInterception(true);
+    t.page.on('request', onRequest);
+    await t.page.setRequestInterception(true);
     try {
-      await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
+      await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
       await heldUserLookup;
       // The lookup is still pending: the whole screen says Loading... and nothing has been decided yet.
-      await page.waitForFunction(
+      await t.page.waitForFunction(
         () => document.querySelector('[role="status"]')?.textContent === 'Loading...',
       );
-      expect(await page.evaluate(() => location.pathname)).toBe('/dashboard');
-      expect(await page.$('[data-testid="toast"]')).toBeNull();
+      expect(await t.page.evaluate(() => location.pathname)).toBe('/dashboard');
+      expect(await t.page.$('[data-testid="toast"]')).toBeNull();
       await release!();
-      await waitForToast(page, 'Unauthorized');
+      await waitForToast(t.page, 'Unauthorized');
     } finally {
-      page.off('request', onRequest);
-      await page.setRequestInterception(false);
+      t.page.off('request', onRequest);
+      await t.page.setRequestInterception(false);
     }
-    await waitForPath(page, '/auth');
+    await waitForPath(t.page, '/auth');
   });
 
   it("sends an anonymous visitor of /dashboard to /auth after the 'Unauthorized' toast", async () => {
     // Timed inside the page (toast appearance vs. the router's navigation), so a slow test runner that
     // notices the toast late cannot make the check pass or fail.
-    const timing = await page.evaluateOnNewDocument(() => {
+    const timing = await t.page.evaluateOnNewDocument(() => {
       const w = window as unknown as { __toastAt?: number; __authAt?: number };
       new MutationObserver(() => {
         if (w.__toastAt === undefined && document.querySelector('[data-testid="toast"]')) {
@@ -123,52 +103,54 @@ describe('visitor screens', () => {
         };
       }
     });
-    await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
-    const toast = await waitForToast(page, 'Unauthorized');
+    await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
+    const toast = await waitForToast(t.page, 'Unauthorized');
     expect(toast.variant).toBe('destructive');
     expect(toast.text).toContain('You need to log in to access this page');
-    await waitForPath(page, '/auth');
-    const { toastAt, authAt } = await page.evaluate(() => {
+    await waitForPath(t.page, '/auth');
+    const { toastAt, authAt } = await t.page.evaluate(() => {
       const w = window as unknown as { __toastAt?: number; __authAt?: number };
       return { toastAt: w.__toastAt ?? -1, authAt: w.__authAt ?? -1 };
     });
-    await page.removeScriptToEvaluateOnNewDocument(timing.identifier);
+    await t.page.removeScriptToEvaluateOnNewDocument(timing.identifier);
     expect(toastAt).toBeGreaterThan(0);
     // Spec: the redirect waits 500 ms after the toast.
     expect(authAt - toastAt).toBeGreaterThanOrEqual(450);
     // The toast stays on screen across the navigation.
-    await waitForToast(page, 'Unauthorized');
+    await waitForToast(t.page, 'Unauthorized');
   });
 
   it.each(['/domains/new', '/settings', '/admin', '/csp-generator', '/domains/x1', '/analysis/x1'])(
     'protects %s',
     async (path) => {
-      await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
-      await waitForToast(page, 'Unauthorized');
-      await waitForPath(page, '/auth');
+      await t.page.goto(`${t.server.url}${path}`, { waitUntil: 'load' });
+      await waitForToast(t.page, 'Unauthorized');
+      await waitForPath(t.page, '/auth');
     },
   );
 
   it("shows '404 Page Not Found' with a developer hint for an unknown path", async () => {
-    await page.goto(`${server.url}/no/such/page`, { waitUntil: 'load' });
-    await page.waitForSelector('h1');
-    expect(await page.$eval('h1', (h) => h.textContent)).toBe('404 Page Not Found');
-    const text = await visibleText(page);
+    await t.page.goto(`${t.server.url}/no/such/page`, { waitUntil: 'load' });
+    await t.page.waitForSelector('h1');
+    expect(await t.page.$eval('h1', (h) => h.textContent)).toBe('404 Page Not Found');
+    const text = await visibleText(t.page);
     expect(text).toContain('Did you forget to add the page to the router?');
     expect(text).toContain('/no/such/page');
   });
 
   it('lays the landing page out without horizontal scrolling on a phone', async () => {
-    await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    await t.page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
     try {
       for (const path of ['/', '/auth', '/auth?mode=register', '/nope']) {
-        await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
-        await page.waitForSelector('h1, form');
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        await t.page.goto(`${t.server.url}${path}`, { waitUntil: 'load' });
+        await t.page.waitForSelector('h1, form');
+        const overflow = await t.page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
         expect(overflow, path).toBeLessThanOrEqual(0);
       }
     } finally {
-      await page.setViewport({ width: 1280, height: 800 });
+      await t.page.setViewport({ width: 1280, height: 800 });
     }
   });
 });

@@ -11,7 +11,16 @@ import { registeredClient, startTestServer } from '@csp/functions/src/testing/ap
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser';
-import { buildWeb, fill, guardPage, type PageGuard, visibleText, waitForPath, waitForToast } from './harness';
+import {
+  buildWeb,
+  clickText,
+  fill,
+  guardPage,
+  type PageGuard,
+  visibleText,
+  waitForPath,
+  waitForToast,
+} from './harness';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let sites: FixtureSites;
@@ -65,24 +74,19 @@ afterAll(async () => {
   rmSync(blobDir, { recursive: true, force: true });
 });
 
-async function clickText(tag: string, text: string) {
-  const el = await page.waitForSelector(`xpath/.//${tag}[normalize-space()="${text}"]`);
-  await el!.click();
-}
-
 describe('from a new domain to a verified policy', () => {
   it('adds the domain, crawls it for real and shows the policy verified on every page', async () => {
     await page.goto(`${server.url}/domains/new`, { waitUntil: 'load' });
     await page.waitForSelector('#domain-name');
     await fill(page, '#domain-name', 'Fixture shop');
     await fill(page, '#domain-url', `${sites.origins.main}/`);
-    await clickText('button', 'Create Domain');
+    await clickText(page, 'button', 'Create Domain');
     await waitForToast(page, 'Domain Created');
     await waitForPath(page, '/dashboard');
 
-    await clickText('*', 'Fixture shop');
+    await clickText(page, '*', 'Fixture shop');
     await page.waitForFunction(() => location.pathname.startsWith('/domains/'));
-    await clickText('button', 'Quick Start Analysis');
+    await clickText(page, 'button', 'Quick Start Analysis');
     await waitForToast(page, 'Analysis Started');
 
     const results = await page.waitForSelector('xpath/.//a[normalize-space()="View Results"]', {

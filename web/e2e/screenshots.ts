@@ -9,6 +9,7 @@ import type { Db } from '@csp/functions/src/store/db';
 import type { Page } from 'puppeteer-core';
 import { newAccount, registerAccount } from './accounts';
 import { launchBrowser } from './browser';
+import { clickText } from './harness';
 import { seedCompleted, seedFailed, seedRunning } from './seed';
 
 const VIEWPORTS = [
@@ -131,11 +132,6 @@ async function open(page: Page, url: string, selector: string) {
   await page.waitForSelector(selector);
   // Past the generator's scroll to its results (500 ms, then a smooth scroll) and the progress animations.
   await new Promise((r) => setTimeout(r, 1500));
-}
-
-async function clickText(page: Page, tag: string, text: string) {
-  const el = await page.waitForSelector(`xpath/.//${tag}[normalize-space()="${text}"]`);
-  await el!.click();
 }
 
 async function analysisScreens(

@@ -1,99 +1,70 @@
 // Browser tests of signing in with the real proof-of-work widget, the dashboard, adding a domain, signing
 // out, creating an account from /auth, and the two-factor second step.
-import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
+import { registeredClient } from '@csp/functions/src/testing/api-server';
 import { generate } from 'otplib';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser';
-import {
-  buildWeb,
-  fill,
-  guardPage,
-  type PageGuard,
-  solveWidget,
-  visibleText,
-  waitForPath,
-  waitForToast,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { setupBrowserAndServer } from './browser-and-server';
+import { fill, solveWidget, visibleText, waitForPath, waitForToast } from './harness';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-let page: Page;
-let guard: PageGuard;
-
-beforeAll(async () => {
-  const webDist = buildWeb();
-  [server, browser] = await Promise.all([startTestServer({ webDist }), launchBrowser()]);
-  page = await browser.newPage();
-  guard = await guardPage(page);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(() => {
-  guard.assertClean();
-});
+const t = setupBrowserAndServer();
 
 async function signOutInBrowser() {
-  const client = await page.createCDPSession();
+  const client = await t.page.createCDPSession();
   await client.send('Network.clearBrowserCookies');
   await client.detach();
 }
 
 async function openSignIn() {
-  await page.goto(`${server.url}/auth`, { waitUntil: 'load' });
-  await page.waitForSelector('form[aria-label="Sign in"]');
+  await t.page.goto(`${t.server.url}/auth`, { waitUntil: 'load' });
+  await t.page.waitForSelector('form[aria-label="Sign in"]');
 }
 
 describe('sign-in and the dashboard', () => {
   it("blocks a submit without a solved widget with 'CAPTCHA Required', and validates the fields", async () => {
-    const account = await registeredClient(server.url);
+    const account = await registeredClient(t.server.url);
     await openSignIn();
-    await page.click('button[type="submit"]');
-    const text = await visibleText(page);
+    await t.page.click('button[type="submit"]');
+    const text = await visibleText(t.page);
     expect(text).toContain('Username is required');
     expect(text).toContain('Password is required');
 
-    await page.type('input[name="username"]', account.username);
-    await page.type('input[name="password"]', account.password);
-    await page.click('button[type="submit"]');
-    const toast = await waitForToast(page, 'CAPTCHA Required');
+    await t.page.type('input[name="username"]', account.username);
+    await t.page.type('input[name="password"]', account.password);
+    await t.page.click('button[type="submit"]');
+    const toast = await waitForToast(t.page, 'CAPTCHA Required');
     expect(toast.variant).toBe('destructive');
     expect(toast.text).toContain('Please complete the security verification first');
-    expect(await page.evaluate(() => location.pathname)).toBe('/auth');
+    expect(await t.page.evaluate(() => location.pathname)).toBe('/auth');
   });
 
   it("says 'Login failed' for a wrong password and resets the widget", async () => {
-    const account = await registeredClient(server.url);
-    guard.allowFailedRequest('/api/login', 401);
+    const account = await registeredClient(t.server.url);
+    t.guard.allowFailedRequest('/api/login', 401);
     await openSignIn();
-    await page.type('input[name="username"]', account.username);
-    await page.type('input[name="password"]', 'not the password');
-    await solveWidget(page);
-    await page.click('button[type="submit"]');
-    const toast = await waitForToast(page, 'Login failed');
+    await t.page.type('input[name="username"]', account.username);
+    await t.page.type('input[name="password"]', 'not the password');
+    await solveWidget(t.page);
+    await t.page.click('button[type="submit"]');
+    const toast = await waitForToast(t.page, 'Login failed');
     expect(toast.variant).toBe('destructive');
     expect(toast.text).toContain('Invalid username or password');
-    await page.waitForSelector('altcha-widget [data-state="unverified"]');
+    await t.page.waitForSelector('altcha-widget [data-state="unverified"]');
   });
 
   it('signs in with the real widget, lands on /dashboard and shows the welcome and the empty states', async () => {
-    const account = await registeredClient(server.url, { firstName: 'Grace' });
+    const account = await registeredClient(t.server.url, { firstName: 'Grace' });
     await openSignIn();
-    await page.type('input[name="username"]', account.username);
-    await page.type('input[name="password"]', account.password);
-    await solveWidget(page);
-    await page.click('button[type="submit"]');
-    const toast = await waitForToast(page, 'Login successful');
+    await t.page.type('input[name="username"]', account.username);
+    await t.page.type('input[name="password"]', account.password);
+    await solveWidget(t.page);
+    await t.page.click('button[type="submit"]');
+    const toast = await waitForToast(t.page, 'Login successful');
     expect(toast.text).toContain('Welcome back!');
-    await waitForPath(page, '/dashboard');
-    await page.waitForSelector('[data-testid="stat-card"]');
+    await waitForPath(t.page, '/dashboard');
+    await t.page.waitForSelector('[data-testid="stat-card"]');
 
-    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Welcome back, Grace!');
-    const text = await visibleText(page);
+    expect(await t.page.$eval('h1', (h) => h.textContent)).toBe('Welcome back, Grace!');
+    const text = await visibleText(t.page);
     for (const expected of [
       'Manage your domains and monitor CSP analysis results',
       'Settings',
@@ -119,37 +90,37 @@ describe('sign-in and the dashboard', () => {
     expect(text).not.toContain('Admin Panel');
 
     // A signed-in user who opens /auth goes to the dashboard.
-    await page.goto(`${server.url}/auth`, { waitUntil: 'load' });
-    await waitForPath(page, '/dashboard');
+    await t.page.goto(`${t.server.url}/auth`, { waitUntil: 'load' });
+    await waitForPath(t.page, '/dashboard');
   });
 
   it('adds a domain: validation messages, the success toast, and the new row on the dashboard', async () => {
-    await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
-    const addFirst = await page.waitForSelector('xpath/.//a[normalize-space()="Add Your First Domain"]');
+    await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
+    const addFirst = await t.page.waitForSelector('xpath/.//a[normalize-space()="Add Your First Domain"]');
     await addFirst!.click();
-    await waitForPath(page, '/domains/new');
-    await page.waitForSelector('form[aria-label="Add domain"]');
-    expect(await page.$eval('[role="switch"]', (s) => s.getAttribute('aria-checked'))).toBe('true');
+    await waitForPath(t.page, '/domains/new');
+    await t.page.waitForSelector('form[aria-label="Add domain"]');
+    expect(await t.page.$eval('[role="switch"]', (s) => s.getAttribute('aria-checked'))).toBe('true');
 
-    await page.type('input[name="url"]', 'not a url');
-    await page.click('button[type="submit"]');
-    let text = await visibleText(page);
+    await t.page.type('input[name="url"]', 'not a url');
+    await t.page.click('button[type="submit"]');
+    let text = await visibleText(t.page);
     expect(text).toContain('Domain name is required');
     expect(text).toContain('Please enter a valid URL');
 
-    await page.type('input[name="name"]', 'Marketing site');
-    await fill(page, 'input[name="url"]', 'https://www.example.com');
-    await page.click('button[type="submit"]');
-    const toast = await waitForToast(page, 'Domain Created');
+    await t.page.type('input[name="name"]', 'Marketing site');
+    await fill(t.page, 'input[name="url"]', 'https://www.example.com');
+    await t.page.click('button[type="submit"]');
+    const toast = await waitForToast(t.page, 'Domain Created');
     expect(toast.text).toContain('Your domain has been added successfully.');
-    await waitForPath(page, '/dashboard');
-    await page.waitForSelector('[data-testid="domain-row"]');
-    text = await page.$eval('[data-testid="domain-row"]', (row) => (row as HTMLElement).innerText);
+    await waitForPath(t.page, '/dashboard');
+    await t.page.waitForSelector('[data-testid="domain-row"]');
+    text = await t.page.$eval('[data-testid="domain-row"]', (row) => (row as HTMLElement).innerText);
     expect(text).toContain('Marketing site');
     expect(text).toContain('https://www.example.com');
     expect(text).toContain('Active');
     expect(text).toContain('0 scans');
-    const href = await page.$eval(
+    const href = await t.page.$eval(
       '[data-testid="domain-row"] a',
       (a) => new URL((a as HTMLAnchorElement).href).pathname,
     );
@@ -157,67 +128,67 @@ describe('sign-in and the dashboard', () => {
   });
 
   it('logs out to /auth; the dashboard is then protected again', async () => {
-    await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="stat-card"]');
-    const logout = await page.waitForSelector('xpath/.//button[normalize-space()="Logout"]');
+    await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="stat-card"]');
+    const logout = await t.page.waitForSelector('xpath/.//button[normalize-space()="Logout"]');
     await logout!.click();
-    await waitForPath(page, '/auth');
-    await page.waitForSelector('form[aria-label="Sign in"]');
-    await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
-    await waitForToast(page, 'Unauthorized');
-    await waitForPath(page, '/auth');
+    await waitForPath(t.page, '/auth');
+    await t.page.waitForSelector('form[aria-label="Sign in"]');
+    await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
+    await waitForToast(t.page, 'Unauthorized');
+    await waitForPath(t.page, '/auth');
   });
 
   it('creates an account from /auth and signs it in', async () => {
     await signOutInBrowser();
     const id = Date.now().toString(36);
-    await page.goto(`${server.url}/auth`, { waitUntil: 'load' });
-    const create = await page.waitForSelector('xpath/.//a[normalize-space()="Create an account"]');
+    await t.page.goto(`${t.server.url}/auth`, { waitUntil: 'load' });
+    const create = await t.page.waitForSelector('xpath/.//a[normalize-space()="Create an account"]');
     await create!.click();
-    await page.waitForSelector('form[aria-label="Create account"]');
-    await page.type('input[name="firstName"]', 'Linus');
-    await page.type('input[name="lastName"]', 'Torvalds');
-    await page.type('input[name="username"]', `ui_${id}`);
-    await page.type('input[name="email"]', `ui_${id}@example.test`);
-    await page.type('input[name="password"]', 'abc');
-    await page.click('button[type="submit"]');
-    expect(await visibleText(page)).toContain('Password must be at least 6 characters');
+    await t.page.waitForSelector('form[aria-label="Create account"]');
+    await t.page.type('input[name="firstName"]', 'Linus');
+    await t.page.type('input[name="lastName"]', 'Torvalds');
+    await t.page.type('input[name="username"]', `ui_${id}`);
+    await t.page.type('input[name="email"]', `ui_${id}@example.test`);
+    await t.page.type('input[name="password"]', 'abc');
+    await t.page.click('button[type="submit"]');
+    expect(await visibleText(t.page)).toContain('Password must be at least 6 characters');
 
-    await fill(page, 'input[name="password"]', 'a long enough password');
-    await solveWidget(page);
-    await page.click('button[type="submit"]');
-    const toast = await waitForToast(page, 'Registration successful');
+    await fill(t.page, 'input[name="password"]', 'a long enough password');
+    await solveWidget(t.page);
+    await t.page.click('button[type="submit"]');
+    const toast = await waitForToast(t.page, 'Registration successful');
     expect(toast.text).toContain('Welcome to CSP Generator!');
-    await waitForPath(page, '/dashboard');
-    await page.waitForSelector('[data-testid="stat-card"]');
-    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Welcome back, Linus!');
+    await waitForPath(t.page, '/dashboard');
+    await t.page.waitForSelector('[data-testid="stat-card"]');
+    expect(await t.page.$eval('h1', (h) => h.textContent)).toBe('Welcome back, Linus!');
   });
 
   it('asks for the 6-digit code when the account has two-factor authentication', async () => {
     await signOutInBrowser();
-    const account = await registeredClient(server.url, { firstName: 'Ada' });
+    const account = await registeredClient(t.server.url, { firstName: 'Ada' });
     const setup = await account.client.post('/api/user/2fa/setup');
     expect(setup.status).toBe(200);
     const { secret } = (await setup.json()) as { secret: string };
     const enable = await account.client.post('/api/user/2fa/verify', { token: await generate({ secret }) });
     expect(enable.status).toBe(200);
 
-    guard.allowFailedRequest('/api/login', 401);
+    t.guard.allowFailedRequest('/api/login', 401);
     await openSignIn();
-    await page.type('input[name="username"]', account.username);
-    await page.type('input[name="password"]', account.password);
-    await solveWidget(page);
-    await page.click('button[type="submit"]');
-    await page.waitForSelector('input[name="totp"]');
-    expect(await visibleText(page)).toContain('Enter the 6-digit code from your authenticator app.');
+    await t.page.type('input[name="username"]', account.username);
+    await t.page.type('input[name="password"]', account.password);
+    await solveWidget(t.page);
+    await t.page.click('button[type="submit"]');
+    await t.page.waitForSelector('input[name="totp"]');
+    expect(await visibleText(t.page)).toContain('Enter the 6-digit code from your authenticator app.');
 
     // The next time step: the current one was spent enabling 2FA (a code is accepted once).
     const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
-    await page.type('input[name="totp"]', code);
-    await page.click('button[type="submit"]');
-    await waitForToast(page, 'Login successful');
-    await waitForPath(page, '/dashboard');
-    await page.waitForSelector('[data-testid="stat-card"]');
-    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Welcome back, Ada!');
+    await t.page.type('input[name="totp"]', code);
+    await t.page.click('button[type="submit"]');
+    await waitForToast(t.page, 'Login successful');
+    await waitForPath(t.page, '/dashboard');
+    await t.page.waitForSelector('[data-testid="stat-card"]');
+    expect(await t.page.$eval('h1', (h) => h.textContent)).toBe('Welcome back, Ada!');
   });
 });

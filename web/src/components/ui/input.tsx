@@ -14,3 +14,18 @@ export function Input({ className, type = 'text', ...props }: ComponentProps<'in
 export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
   return <textarea className={cn(field, 'min-h-24 py-2', className)} {...props} />;
 }
+
+/** A website address: the URL keyboard and autofill, no capitalisation or spell checking. */
+export function UrlInput(props: Omit<ComponentProps<'input'>, 'type'>) {
+  return (
+    <Input
+      type="url"
+      inputMode="url"
+      placeholder="https://example.com"
+      autoComplete="url"
+      autoCapitalize="none"
+      spellCheck={false}
+      {...props}
+    />
+  );
+}

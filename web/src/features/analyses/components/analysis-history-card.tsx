@@ -1,13 +1,14 @@
 // Domain screen 'Analysis History': the 10 most recent analyses, with 'View' on completed ones, and
 // 'Start Your First Analysis' when there are none.
 import type { Analysis } from '@csp/shared/schemas/analysis';
-import { ChevronRight, History } from 'lucide-react';
+import { History } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { ListTable, RowChevronLink } from '@/components/ui/list-table';
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatCount, formatDate, formatDateTime, formatTime } from '@/lib/format';
@@ -60,37 +61,35 @@ export function AnalysisHistoryCard({
             action={emptyAction}
           />
         ) : (
-          <div className="-mx-5 overflow-x-auto sm:-mx-6">
-            <table className="w-full text-sm" data-testid="analysis-history">
-              <thead>
-                <tr className="border-y border-border bg-slate-50/80 text-left text-xs font-medium tracking-wide whitespace-nowrap text-muted-foreground uppercase">
-                  <th scope="col" className="w-full py-2.5 pr-3 pl-5 font-medium sm:pl-6">
-                    Started
-                  </th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">
-                    Status
-                  </th>
-                  <th scope="col" className="hidden px-3 py-2.5 text-right font-medium sm:table-cell">
-                    Pages
-                  </th>
-                  <th scope="col" className="hidden px-3 py-2.5 text-right font-medium md:table-cell">
-                    Resources
-                  </th>
-                  <th scope="col" className="hidden px-3 py-2.5 text-right font-medium md:table-cell">
-                    Issues
-                  </th>
-                  <th scope="col" className="py-2.5 pr-5 pl-3 sm:pr-6">
-                    <span className="sr-only">Open</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-border">
-                {recent.map((analysis) => (
-                  <HistoryRow key={analysis.id} analysis={analysis} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable
+            testId="analysis-history"
+            head={
+              <>
+                <th scope="col" className="w-full py-2.5 pr-3 pl-5 font-medium sm:pl-6">
+                  Started
+                </th>
+                <th scope="col" className="px-3 py-2.5 font-medium">
+                  Status
+                </th>
+                <th scope="col" className="hidden px-3 py-2.5 text-right font-medium sm:table-cell">
+                  Pages
+                </th>
+                <th scope="col" className="hidden px-3 py-2.5 text-right font-medium md:table-cell">
+                  Resources
+                </th>
+                <th scope="col" className="hidden px-3 py-2.5 text-right font-medium md:table-cell">
+                  Issues
+                </th>
+                <th scope="col" className="py-2.5 pr-5 pl-3 sm:pr-6">
+                  <span className="sr-only">Open</span>
+                </th>
+              </>
+            }
+          >
+            {recent.map((analysis) => (
+              <HistoryRow key={analysis.id} analysis={analysis} />
+            ))}
+          </ListTable>
         )}
       </CardContent>
     </Card>
@@ -150,13 +149,10 @@ function HistoryRow({ analysis }: { analysis: Analysis }) {
             View
           </Link>
         ) : (
-          <Link
+          <RowChevronLink
             to={`/analysis/${analysis.id}`}
-            aria-label={`Details of the analysis started ${formatDateTime(analysis.createdAt)}`}
-            className="inline-flex size-8 items-center justify-center rounded-md text-slate-400 transition-colors hover:bg-slate-100 hover:text-foreground"
-          >
-            <ChevronRight className="size-4" aria-hidden="true" />
-          </Link>
+            label={`Details of the analysis started ${formatDateTime(analysis.createdAt)}`}
+          />
         )}
       </td>
     </tr>

@@ -2,8 +2,8 @@
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { ChartBar } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCount } from '@/lib/format';
+import { StatListCard, type StatRow } from './stat-list-card';
 
 /** Spec section 9: the percent of completed analyses, or N/A when there are none. */
 export function successRate(analyses: Pick<Analysis, 'status'>[]): string {
@@ -13,29 +13,10 @@ export function successRate(analyses: Pick<Analysis, 'status'>[]): string {
 }
 
 export function QuickStatsCard({ analyses, status }: { analyses: Analysis[]; status: ReactNode }) {
-  const rows: Array<[string, ReactNode]> = [
+  const rows: StatRow[] = [
     ['Total analyses', formatCount(analyses.length)],
     ['Success rate', successRate(analyses)],
     ['Status', status],
   ];
-  return (
-    <Card>
-      <CardHeader className="pb-3 sm:pb-3">
-        <CardTitle className="flex items-center gap-2">
-          <ChartBar className="size-4 text-primary" aria-hidden="true" />
-          Quick Stats
-        </CardTitle>
-      </CardHeader>
-      <CardContent>
-        <dl className="flex flex-col divide-y divide-border" data-testid="quick-stats">
-          {rows.map(([label, value]) => (
-            <div key={label} className="flex items-center justify-between gap-4 py-2.5 first:pt-0 last:pb-0">
-              <dt className="text-sm text-muted-foreground">{label}</dt>
-              <dd className="text-sm font-semibold tabular-nums text-foreground">{value}</dd>
-            </div>
-          ))}
-        </dl>
-      </CardContent>
-    </Card>
-  );
+  return <StatListCard icon={ChartBar} title="Quick Stats" rows={rows} testId="quick-stats" />;
 }

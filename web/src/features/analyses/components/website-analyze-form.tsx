@@ -8,7 +8,7 @@ import { type ChangeEvent, type FormEvent, useEffect, useId, useRef, useState } 
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { UrlInput } from '@/components/ui/input';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/class-names';
@@ -136,18 +136,7 @@ export function WebsiteAnalyzeForm({
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="Analyze website">
           <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
             <Field id="analyze-url" label="Website URL" error={errors.url} className="flex-1">
-              <Input
-                name="url"
-                type="url"
-                inputMode="url"
-                placeholder="https://example.com"
-                autoComplete="url"
-                autoCapitalize="none"
-                spellCheck={false}
-                value={url}
-                onChange={(e) => setUrl(e.target.value)}
-                disabled={pending}
-              />
+              <UrlInput name="url" value={url} onChange={(e) => setUrl(e.target.value)} disabled={pending} />
             </Field>
             <Button type="submit" loading={pending} className="sm:mt-[22px] sm:min-w-32">
               {pending ? null : <ScanSearch aria-hidden="true" />}

@@ -5,7 +5,7 @@ import { type Domain, domainCreateSchema } from '@csp/shared/schemas/domain';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { Input, UrlInput } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
@@ -91,18 +91,7 @@ export function CreateDomainForm({
         error={errors.url}
         hint="The start page of the crawl. Include http:// or https://."
       >
-        <Input
-          name="url"
-          type="url"
-          inputMode="url"
-          placeholder="https://example.com"
-          autoComplete="url"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          disabled={pending}
-        />
+        <UrlInput name="url" value={url} onChange={(e) => setUrl(e.target.value)} disabled={pending} />
       </Field>
       <div className="flex items-center justify-between gap-4 rounded-lg border border-border bg-slate-50/60 p-4">
         <div className="flex flex-col gap-1">

@@ -1,12 +1,13 @@
 // Dashboard "Your Domains": Add Domain, an empty state, and one row per domain (name, url,
 // Active/Inactive, count of scans, link to /domains/{id}).
 import type { Domain } from '@csp/shared/schemas/domain';
-import { ChevronRight, Globe, Plus } from 'lucide-react';
+import { Globe, Plus } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { ListTable, RowChevronLink } from '@/components/ui/list-table';
 import { formatCount, formatDate } from '@/lib/format';
 
 export function DomainStatusBadge({ isActive }: { isActive: boolean }) {
@@ -70,72 +71,61 @@ export function DomainsCard({ domains, error }: { domains: Domain[]; error?: Err
             }
           />
         ) : (
-          <div className="-mx-5 overflow-x-auto sm:-mx-6">
-            <table className="w-full text-sm">
-              <thead>
-                <tr className="border-y border-border bg-slate-50/80 text-left text-xs font-medium whitespace-nowrap text-muted-foreground uppercase tracking-wide">
-                  <th scope="col" className="w-full py-2.5 pr-3 pl-5 font-medium sm:pl-6">
-                    Domain
-                  </th>
-                  <th scope="col" className="hidden px-3 py-2.5 font-medium sm:table-cell">
-                    Status
-                  </th>
-                  <th scope="col" className="hidden px-3 py-2.5 text-right font-medium sm:table-cell">
-                    Scans
-                  </th>
-                  <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
-                    Last scanned
-                  </th>
-                  <th scope="col" className="py-2.5 pr-5 pl-3 sm:pr-6">
-                    <span className="sr-only">Open</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-border">
-                {domains.map((domain) => (
-                  <tr
-                    key={domain.id}
-                    className="group transition-colors hover:bg-slate-50/70"
-                    data-testid="domain-row"
+          <ListTable
+            head={
+              <>
+                <th scope="col" className="w-full py-2.5 pr-3 pl-5 font-medium sm:pl-6">
+                  Domain
+                </th>
+                <th scope="col" className="hidden px-3 py-2.5 font-medium sm:table-cell">
+                  Status
+                </th>
+                <th scope="col" className="hidden px-3 py-2.5 text-right font-medium sm:table-cell">
+                  Scans
+                </th>
+                <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
+                  Last scanned
+                </th>
+                <th scope="col" className="py-2.5 pr-5 pl-3 sm:pr-6">
+                  <span className="sr-only">Open</span>
+                </th>
+              </>
+            }
+          >
+            {domains.map((domain) => (
+              <tr
+                key={domain.id}
+                className="group transition-colors hover:bg-slate-50/70"
+                data-testid="domain-row"
+              >
+                <td className="max-w-0 py-3 pr-3 pl-5 sm:pl-6">
+                  <Link
+                    to={`/domains/${domain.id}`}
+                    className="block truncate font-medium text-foreground hover:text-primary"
                   >
-                    <td className="max-w-0 py-3 pr-3 pl-5 sm:pl-6">
-                      <Link
-                        to={`/domains/${domain.id}`}
-                        className="block truncate font-medium text-foreground hover:text-primary"
-                      >
-                        {domain.name}
-                      </Link>
-                      <span className="block truncate font-mono text-xs text-muted-foreground">
-                        {domain.url}
-                      </span>
-                      <span className="mt-1.5 flex items-center gap-2 sm:hidden">
-                        <DomainStatusBadge isActive={domain.isActive} />
-                        <ScanCount count={domain.totalScans} />
-                      </span>
-                    </td>
-                    <td className="hidden px-3 py-3 sm:table-cell">
-                      <DomainStatusBadge isActive={domain.isActive} />
-                    </td>
-                    <td className="hidden px-3 py-3 text-right whitespace-nowrap sm:table-cell">
-                      <ScanCount count={domain.totalScans} />
-                    </td>
-                    <td className="hidden px-3 py-3 whitespace-nowrap text-muted-foreground md:table-cell">
-                      {formatDate(domain.lastScanned, 'Never')}
-                    </td>
-                    <td className="py-3 pr-5 pl-3 text-right sm:pr-6">
-                      <Link
-                        to={`/domains/${domain.id}`}
-                        aria-label={`Open ${domain.name}`}
-                        className="inline-flex size-8 items-center justify-center rounded-md text-slate-400 transition-colors hover:bg-slate-100 hover:text-foreground"
-                      >
-                        <ChevronRight className="size-4" aria-hidden="true" />
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                    {domain.name}
+                  </Link>
+                  <span className="block truncate font-mono text-xs text-muted-foreground">{domain.url}</span>
+                  <span className="mt-1.5 flex items-center gap-2 sm:hidden">
+                    <DomainStatusBadge isActive={domain.isActive} />
+                    <ScanCount count={domain.totalScans} />
+                  </span>
+                </td>
+                <td className="hidden px-3 py-3 sm:table-cell">
+                  <DomainStatusBadge isActive={domain.isActive} />
+                </td>
+                <td className="hidden px-3 py-3 text-right whitespace-nowrap sm:table-cell">
+                  <ScanCount count={domain.totalScans} />
+                </td>
+                <td className="hidden px-3 py-3 whitespace-nowrap text-muted-foreground md:table-cell">
+                  {formatDate(domain.lastScanned, 'Never')}
+                </td>
+                <td className="py-3 pr-5 pl-3 text-right sm:pr-6">
+                  <RowChevronLink to={`/domains/${domain.id}`} label={`Open ${domain.name}`} />
+                </td>
+              </tr>
+            ))}
+          </ListTable>
         )}
       </CardContent>
     </Card>

@@ -1,7 +1,8 @@
 // The crawler's self-verification (issue 3 point 5): the generated policy was loaded report-only on a
 // sample of pages; "Verified on N pages: 0 violations" in green, or the count and samples in amber.
 import type { Analysis } from '@csp/shared/schemas/analysis';
-import { CircleCheck, CircleDashed, TriangleAlert } from 'lucide-react';
+import { CircleCheck, CircleDashed, type LucideIcon, TriangleAlert } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { formatCount } from '@/lib/format';
 
 type Verification = NonNullable<Analysis['verification']>;
@@ -15,43 +16,28 @@ export function verificationText(v: Verification): string {
 export function VerificationLine({ verification }: { verification: Analysis['verification'] }) {
   if (!verification) {
     return (
-      <div
-        className="flex items-start gap-3 rounded-lg border border-border bg-slate-50/60 px-3.5 py-3 text-sm"
-        data-testid="verification"
-        data-state="none"
-      >
-        <CircleDashed className="mt-0.5 size-4 shrink-0 text-slate-400" aria-hidden="true" />
+      <VerificationBox state="none">
         <p className="text-muted-foreground">
           Not verified: this analysis has no self-verification result. Roll the policy out in report-only mode
           first.
         </p>
-      </div>
+      </VerificationBox>
     );
   }
   if (verification.violations === 0) {
     return (
-      <div
-        className="flex items-start gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-3.5 py-3 text-sm"
-        data-testid="verification"
-        data-state="clean"
-      >
-        <CircleCheck className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />
+      <VerificationBox state="clean">
         <div className="flex flex-col gap-0.5">
           <p className="font-medium text-emerald-900">{verificationText(verification)}</p>
           <p className="text-emerald-800/80">
             The pages were reloaded with this policy and nothing they load or run was blocked.
           </p>
         </div>
-      </div>
+      </VerificationBox>
     );
   }
   return (
-    <div
-      className="flex items-start gap-3 rounded-lg border border-amber-200 bg-amber-50 px-3.5 py-3 text-sm"
-      data-testid="verification"
-      data-state="violations"
-    >
-      <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" />
+    <VerificationBox state="violations">
       <div className="flex min-w-0 flex-1 flex-col gap-1.5">
         <p className="font-medium text-amber-900">{verificationText(verification)}</p>
         <p className="text-amber-900/80">
@@ -70,6 +56,27 @@ export function VerificationLine({ verification }: { verification: Analysis['ver
           </ul>
         ) : null}
       </div>
+    </VerificationBox>
+  );
+}
+
+const TONES = {
+  none: { Icon: CircleDashed, box: 'border-border bg-slate-50/60', icon: 'text-slate-400' },
+  clean: { Icon: CircleCheck, box: 'border-emerald-200 bg-emerald-50', icon: 'text-emerald-600' },
+  violations: { Icon: TriangleAlert, box: 'border-amber-200 bg-amber-50', icon: 'text-amber-600' },
+} satisfies Record<string, { Icon: LucideIcon; box: string; icon: string }>;
+
+/** The frame of each state: a tinted box with the state's icon, tagged for the tests. */
+function VerificationBox({ state, children }: { state: keyof typeof TONES; children: ReactNode }) {
+  const { Icon, box, icon } = TONES[state];
+  return (
+    <div
+      className={`flex items-start gap-3 rounded-lg border ${box} px-3.5 py-3 text-sm`}
+      data-testid="verification"
+      data-state={state}
+    >
+      <Icon className={`mt-0.5 size-4 shrink-0 ${icon}`} aria-hidden="true" />
+      {children}
     </div>
   );
 }

@@ -1,0 +1,43 @@
+// The table of a card's rows, edge to edge in the card: a header row in small capitals over rows split by
+// rules, and the chevron link that opens a row.
+import { ChevronRight } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+
+export function ListTable({
+  head,
+  children,
+  testId,
+}: {
+  /** The header cells (`<th scope="col">`). */
+  head: ReactNode;
+  /** The body rows. */
+  children: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <div className="-mx-5 overflow-x-auto sm:-mx-6">
+      <table className="w-full text-sm" data-testid={testId}>
+        <thead>
+          <tr className="border-y border-border bg-slate-50/80 text-left text-xs font-medium tracking-wide whitespace-nowrap text-muted-foreground uppercase">
+            {head}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-border">{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** An icon-only link to a row's screen; `label` is its accessible name. */
+export function RowChevronLink({ to, label }: { to: string; label: string }) {
+  return (
+    <Link
+      to={to}
+      aria-label={label}
+      className="inline-flex size-8 items-center justify-center rounded-md text-slate-400 transition-colors hover:bg-slate-100 hover:text-foreground"
+    >
+      <ChevronRight className="size-4" aria-hidden="true" />
+    </Link>
+  );
+}
