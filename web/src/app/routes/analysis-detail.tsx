@@ -5,6 +5,7 @@ import { ArrowLeft, CircleHelp, FileQuestion, RefreshCw } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
+import { BackLink } from '@/components/ui/back-link';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -18,17 +19,9 @@ import { AnalysisTiles } from '@/features/analyses/components/analysis-tiles';
 import { isPolledStatus } from '@/features/analyses/utils/progress';
 import { durationBetween, formatDateTime, hostOf } from '@/lib/format';
 
-function BackLink({ analysis }: { analysis?: Analysis | null | undefined }) {
+function AnalysisBackLink({ analysis }: { analysis?: Analysis | null | undefined }) {
   const domainId = analysis?.domainId;
-  return (
-    <Link
-      to={domainId ? `/domains/${domainId}` : '/dashboard'}
-      className="inline-flex items-center gap-2 self-start rounded-md text-sm font-medium text-muted-foreground hover:text-foreground"
-    >
-      <ArrowLeft className="size-4" aria-hidden="true" />
-      {domainId ? 'Back to Domain' : 'Back to Dashboard'}
-    </Link>
-  );
+  return domainId ? <BackLink to={`/domains/${domainId}`}>Back to Domain</BackLink> : <BackLink />;
 }
 
 function CenteredMessage({
@@ -71,7 +64,7 @@ export function AnalysisDetailRoute() {
     const notFound = isNotFoundError(query.error) || !query.error;
     return (
       <div className="mx-auto flex w-full max-w-2xl flex-col gap-6">
-        <BackLink />
+        <AnalysisBackLink />
         {notFound ? (
           <CenteredMessage
             icon={FileQuestion}
@@ -108,7 +101,7 @@ export function AnalysisDetailRoute() {
   const duration = durationBetween(analysis.startedAt, analysis.completedAt);
   return (
     <>
-      <BackLink analysis={analysis} />
+      <AnalysisBackLink analysis={analysis} />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div className="flex min-w-0 flex-col gap-1">
           <h1 className="text-2xl font-semibold tracking-tight break-words text-foreground sm:text-3xl">

@@ -1,19 +1,14 @@
 // Screens of the route table that are not built yet: signed-in only, and saying so plainly.
-import { ArrowLeft, Construction } from 'lucide-react';
+import { Construction } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { BackLink } from '@/components/ui/back-link';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 
 function ComingSoon({ title, description, detail }: { title: string; description: string; detail?: string }) {
   return (
     <div className="mx-auto flex w-full max-w-2xl flex-col gap-6">
-      <Link
-        to="/dashboard"
-        className="inline-flex items-center gap-2 self-start rounded-md text-sm font-medium text-muted-foreground hover:text-foreground"
-      >
-        <ArrowLeft className="size-4" aria-hidden="true" />
-        Back to Dashboard
-      </Link>
+      <BackLink />
       <Card>
         <CardContent className="flex flex-col items-center gap-4 px-6 py-14 text-center sm:py-16">
           <span className="flex size-12 items-center justify-center rounded-full bg-amber-50 text-amber-600 ring-1 ring-amber-100">

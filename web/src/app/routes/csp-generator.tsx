@@ -2,11 +2,12 @@
 // The analysis being shown is in the query string (?analysis=id), so a reload or a shared link shows it
 // again; 'Start New Analysis' clears it and returns to the form.
 import type { Analysis } from '@csp/shared/schemas/analysis';
-import { ArrowLeft, FileCheck2, Radar, RotateCcw, Waypoints } from 'lucide-react';
+import { FileCheck2, Radar, RotateCcw, Waypoints } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { PageHeader } from '@/components/layouts/app-layout';
 import { Alert } from '@/components/ui/alert';
+import { BackLink } from '@/components/ui/back-link';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { isNotFoundError, useAnalysis } from '@/features/analyses/api/get-analysis';
@@ -51,13 +52,7 @@ export function CspGeneratorRoute() {
 
   return (
     <>
-      <Link
-        to="/dashboard"
-        className="inline-flex items-center gap-2 self-start rounded-md text-sm font-medium text-muted-foreground hover:text-foreground"
-      >
-        <ArrowLeft className="size-4" aria-hidden="true" />
-        Back to Dashboard
-      </Link>
+      <BackLink />
       <PageHeader
         title="Content Security Policy Analyzer"
         description="Crawl any website with a real browser and get a Content Security Policy built from what its pages load and run."

@@ -1,9 +1,10 @@
 // /domains/:id (spec "Domain detail"): the domain, its running analysis, quick and advanced starts, quick
 // stats, the latest analysis and the history. The rules generator and security reports panels come later.
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, SearchX } from 'lucide-react';
+import { SearchX } from 'lucide-react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
+import { BackLink } from '@/components/ui/back-link';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -22,18 +23,6 @@ import { DomainOverviewCard } from '@/features/domains/components/domain-overvie
 import { DomainStatusBadge } from '@/features/domains/components/domains-card';
 import { ApiError } from '@/lib/api-client';
 
-function BackToDashboard() {
-  return (
-    <Link
-      to="/dashboard"
-      className="inline-flex items-center gap-2 self-start rounded-md text-sm font-medium text-muted-foreground hover:text-foreground"
-    >
-      <ArrowLeft className="size-4" aria-hidden="true" />
-      Back to Dashboard
-    </Link>
-  );
-}
-
 export function DomainDetailRoute() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
@@ -50,7 +39,7 @@ export function DomainDetailRoute() {
     const notFound = domain.error instanceof ApiError && domain.error.status === 404;
     return (
       <div className="mx-auto flex w-full max-w-2xl flex-col gap-6">
-        <BackToDashboard />
+        <BackLink />
         <Card>
           <CardContent className="flex flex-col items-center gap-4 px-6 py-14 text-center sm:py-16">
             <span className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500 ring-1 ring-slate-200">
@@ -81,7 +70,7 @@ export function DomainDetailRoute() {
 
   return (
     <>
-      <BackToDashboard />
+      <BackLink />
       <DomainOverviewCard
         domain={d}
         actions={

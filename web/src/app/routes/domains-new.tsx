@@ -1,6 +1,7 @@
 // /domains/new: the Add Domain form.
-import { ArrowLeft, Globe } from 'lucide-react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Globe } from 'lucide-react';
+import { useNavigate } from 'react-router-dom';
+import { BackLink } from '@/components/ui/back-link';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { CreateDomainForm } from '@/features/domains/components/create-domain-form';
 
@@ -8,13 +9,7 @@ export function DomainsNewRoute() {
   const navigate = useNavigate();
   return (
     <div className="mx-auto flex w-full max-w-2xl flex-col gap-6">
-      <Link
-        to="/dashboard"
-        className="inline-flex items-center gap-2 self-start rounded-md text-sm font-medium text-muted-foreground hover:text-foreground"
-      >
-        <ArrowLeft className="size-4" aria-hidden="true" />
-        Back to Dashboard
-      </Link>
+      <BackLink />
       <Card>
         <CardHeader>
           <div className="flex items-center gap-3">
