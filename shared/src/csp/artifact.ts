@@ -33,6 +33,8 @@ const where = {
   sourceFile: z.string().optional(),
   line: z.number().int().optional(),
   column: z.number().int().optional(),
+  /** Only seen after the crawler acted on the page (opened, hovered, focused, selected, clicked). */
+  interaction: z.literal(true).optional(),
 };
 
 export const observationSchema = z.discriminatedUnion('type', [
@@ -52,6 +54,13 @@ export const observationSchema = z.discriminatedUnion('type', [
      * honours the hash only when that directive also has 'unsafe-hashes'.
      */
     kind: z.enum(['element', 'attribute', 'javascript-url']).optional(),
+    /**
+     * Set by the stability check: the code's hash changed when the page was loaded again (or the code has
+     * the shape of code that did), so the hash cannot match the next visitor's page.
+     */
+    unstable: z.literal(true).optional(),
+    /** inlineShape() of the code: equal for code that differs only in numbers and tokens (see stability.ts). */
+    shape: z.string().optional(),
     ...where,
   }),
   /** eval(), new Function(), setTimeout(string): needs 'unsafe-eval'. */
@@ -70,8 +79,23 @@ export const pageArtifactSchema = z.object({
   observations: z.array(observationSchema),
   /** The site's own CSP header, if it sent one (set aside during the crawl, kept for comparison). */
   originalPolicy: z.string().optional(),
+  /** Why the capture did not finish (after one retry): its observations may be missing some. */
+  incomplete: z.string().optional(),
 });
 export type PageArtifact = z.infer<typeof pageArtifactSchema>;
+
+/** Inline code as captured on a second load of a page (stability check): directive, hash, first characters. */
+export const rerenderItemSchema = z.object({
+  directive: z.enum(['script-src-elem', 'script-src-attr', 'style-src-elem', 'style-src-attr']),
+  hash: z.string(),
+  sample: z.string().optional(),
+  shape: z.string().optional(),
+});
+export type RerenderItem = z.infer<typeof rerenderItemSchema>;
+
+/** A page loaded a second time in a fresh browser context, with its inline code (stability check). */
+export const rerenderSchema = z.object({ page: z.string(), inline: z.array(rerenderItemSchema) });
+export type Rerender = z.infer<typeof rerenderSchema>;
 
 export const crawlArtifactSchema = z.object({
   /** Origin that 'self' stands for: the origin of the analysed site's URL. */

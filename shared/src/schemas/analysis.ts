@@ -1,6 +1,10 @@
 // Analyses (csp_analyses) and the crawl request that starts one (spec sections 3, 5, 7, 9).
 import { z } from 'zod';
+import { policyFindingSchema } from '../csp/finding';
+import { CRAWL_LIMITS, POLICY_TARGETS } from './crawl-limits';
 import { httpUrl } from './domain';
+
+const { maxPages, crawlDelay, headerBudget } = CRAWL_LIMITS;
 
 export const ANALYSIS_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
 export const analysisStatusSchema = z.enum(ANALYSIS_STATUSES);
@@ -11,27 +15,44 @@ export const crawlRequestSchema = z
     url: httpUrl('Please enter a valid URL').optional(),
     urlList: z
       .array(httpUrl('Every URL in the list must be a valid http(s) URL'))
-      .max(500)
+      .max(CRAWL_LIMITS.urlList.max, `The URL list may hold ${CRAWL_LIMITS.urlList.max} URLs at most`)
       .optional()
       .default([]),
     // Kept in the analysis item (400 KB DynamoDB limit): larger sitemaps are given by URL instead.
     sitemapContent: z
       .string()
-      .max(300_000, 'Sitemap content is too large (300 KB at most): give the sitemap URL instead')
+      .max(
+        CRAWL_LIMITS.sitemapContent.maxChars,
+        'Sitemap content is too large (300 KB at most): give the sitemap URL instead',
+      )
       .optional(),
     maxPages: z.coerce
       .number({ message: 'maxPages must be a number' })
       .int('maxPages must be a whole number')
-      .min(1, 'maxPages must be between 1 and 500')
-      .max(500, 'maxPages must be between 1 and 500')
-      .default(50),
+      .min(maxPages.min, `maxPages must be between ${maxPages.min} and ${maxPages.max}`)
+      .max(maxPages.max, `maxPages must be between ${maxPages.min} and ${maxPages.max}`)
+      .default(maxPages.default),
     crawlDelay: z.coerce
       .number({ message: 'crawlDelay must be a number' })
       .int('crawlDelay must be a whole number')
-      .min(0, 'crawlDelay must be between 0 and 5000 ms')
-      .max(5000, 'crawlDelay must be between 0 and 5000 ms')
-      .default(1000),
-    userAgent: z.string().trim().max(512, 'User agent is too long').optional().default(''),
+      .min(crawlDelay.min, `crawlDelay must be between ${crawlDelay.min} and ${crawlDelay.max} ms`)
+      .max(crawlDelay.max, `crawlDelay must be between ${crawlDelay.min} and ${crawlDelay.max} ms`)
+      .default(crawlDelay.default),
+    userAgent: z
+      .string()
+      .trim()
+      .max(CRAWL_LIMITS.userAgent.maxChars, 'User agent is too long')
+      .optional()
+      .default(''),
+    /** Bytes the whole `Content-Security-Policy: …` header line may take (nginx proxy buffers). */
+    headerBudget: z.coerce
+      .number({ message: 'headerBudget must be a number' })
+      .int('headerBudget must be a whole number')
+      .min(headerBudget.min, `headerBudget must be between ${headerBudget.min} and ${headerBudget.max} bytes`)
+      .max(headerBudget.max, `headerBudget must be between ${headerBudget.min} and ${headerBudget.max} bytes`)
+      .default(headerBudget.default),
+    /** 'cloudfront': the policy goes into a CloudFront response-headers policy (1,783 characters). */
+    policyTarget: z.enum(POLICY_TARGETS, { message: "policyTarget must be 'header' or 'cloudfront'" }).default('header'),
   })
   .refine((v) => Boolean(v.url) || v.urlList.length > 0 || Boolean(v.sitemapContent?.trim()), {
     message: 'Please provide a URL, URL list, or sitemap content.',
@@ -54,12 +75,95 @@ export const resourceStatsSchema = z.object({
 });
 export type ResourceStats = z.infer<typeof resourceStatsSchema>;
 
-/** Result of re-loading a sample of pages with the generated policy (self-verification). */
+/** One thing the verified policy still blocked: what, under which directive, on which page. */
+export const blockedItemSchema = z.object({
+  directive: z.string(),
+  /** Blocked URL, or 'inline' / 'eval' / 'wasm-eval'. */
+  blocked: z.string(),
+  page: z.string(),
+  /** First characters of inline code, when the browser gave them. */
+  sample: z.string().optional(),
+});
+export type BlockedItem = z.infer<typeof blockedItemSchema>;
+
+/**
+ * Result of re-loading a sample of pages with the generated policy (self-verification), with the same
+ * interaction as the crawl. When the first pass saw violations, the policy was refined once with what it
+ * saw and verified again: `violations`/`remaining` describe the policy handed out, `firstPassViolations`
+ * what the first pass saw.
+ */
 export const verificationSchema = z.object({
   pagesChecked: z.number().int(),
   violations: z.number().int(),
   samples: z.array(z.string()).default([]),
+  /** Distinct violations of the first pass (before refinement); absent on old analyses. */
+  firstPassViolations: z.number().int().optional(),
+  /** The policy was refined from what the first pass saw. */
+  refined: z.boolean().optional(),
+  /** What the handed-out policy still blocks (empty when it holds). */
+  remaining: z.array(blockedItemSchema).optional(),
 });
+export type Verification = z.infer<typeof verificationSchema>;
+
+/** A page whose capture did not finish, even after one retry in a fresh tab. */
+export const incompletePageSchema = z.object({ url: z.string(), reason: z.string() });
+
+/** Inline code whose hash changed between two loads of a page (or matches code that did). */
+export const unstableInlineSchema = z.object({
+  directive: z.enum(['script-src-elem', 'script-src-attr', 'style-src-elem', 'style-src-attr']),
+  page: z.string(),
+  sample: z.string(),
+  /** Pages where code of this shape was seen (the first few). */
+  pages: z.number().int(),
+});
+export type UnstableInline = z.infer<typeof unstableInlineSchema>;
+
+/** An observation that only appeared after the crawler acted on the page. */
+export const interactionItemSchema = z.object({ directive: z.string(), value: z.string(), page: z.string() });
+
+/** How complete and how trustworthy the crawl's capture was (shown in the analysis). */
+export const captureSummarySchema = z.object({
+  pagesCaptured: z.number().int(),
+  /** Pages listed in `incomplete`. */
+  pagesIncomplete: z.number().int(),
+  incomplete: z.array(incompletePageSchema),
+  /** Observations that needed interaction (opening, hovering, selecting…), and the first of them. */
+  interactionObservations: z.number().int(),
+  interactionSamples: z.array(interactionItemSchema),
+  /** Requests other than GET/HEAD that interaction triggered: answered by the crawler, never sent. */
+  writesAnswered: z.number().int(),
+  /** Navigations that interaction triggered: blocked (same-site targets were queued as pages). */
+  navigationsBlocked: z.number().int(),
+  /** Pages loaded a second time, in a fresh browser context, to find inline code that changes per load. */
+  pagesRerendered: z.number().int(),
+  unstableInline: z.array(unstableInlineSchema),
+  /** Time spent acting on pages and re-rendering them (ms, summed over tabs). */
+  interactionMs: z.number().int(),
+  rerenderMs: z.number().int(),
+});
+export type CaptureSummary = z.infer<typeof captureSummarySchema>;
+
+/** What the crawler is doing, shown as the analysis' stage. */
+export const ANALYSIS_STAGES = [
+  'queued',
+  'discovering',
+  'crawling',
+  'rerendering',
+  'generating',
+  'verifying',
+] as const;
+export const analysisStageSchema = z.enum(ANALYSIS_STAGES);
+export type AnalysisStage = z.infer<typeof analysisStageSchema>;
+
+/** The header budget the policy was fitted to, and how long the header came out. */
+export const policyBudgetSchema = z.object({
+  target: z.enum(POLICY_TARGETS),
+  /** Bytes of the header line ('header') or characters of the value ('cloudfront'). */
+  limit: z.number().int(),
+  length: z.number().int(),
+  fits: z.boolean(),
+});
+export type PolicyBudget = z.infer<typeof policyBudgetSchema>;
 
 export const analysisSchema = z.object({
   id: z.string(),
@@ -78,6 +182,14 @@ export const analysisSchema = z.object({
   maxPages: z.number().int(),
   crawlDelay: z.number().int(),
   verification: verificationSchema.nullable().optional(),
+  /** The phase the crawler is in while pending/running ('queued': waiting for one of the user's slots). */
+  stage: analysisStageSchema.nullable().optional(),
+  /** Findings about the allowlist policy: trades made to fit the budget, unstable code, incompleteness. */
+  findings: z.array(policyFindingSchema).optional(),
+  capture: captureSummarySchema.nullable().optional(),
+  budget: policyBudgetSchema.nullable().optional(),
+  /** The policy needs a person's attention before it is enforced (verification still saw violations…). */
+  needsAttention: z.boolean().optional(),
   createdAt: z.string(),
   startedAt: z.string().nullable().optional(),
   completedAt: z.string().nullable(),

@@ -1,0 +1,26 @@
+// The limits of a crawl request, defined once: the API's schema, the crawler's job schema and the crawl
+// forms (hints, min/max attributes) all read them from here.
+import { NGINX_PROXY_BUFFER } from '../csp/serialize';
+
+export const CRAWL_LIMITS = {
+  maxPages: { min: 1, max: 500, default: 50 },
+  crawlDelay: { min: 0, max: 5000, default: 1000 },
+  /** Manual URL list entries. */
+  urlList: { max: 500 },
+  /** Uploaded sitemap text, kept in the analysis item (400 KB DynamoDB limit). */
+  sitemapContent: { maxChars: 300_000 },
+  userAgent: { maxChars: 512 },
+  /**
+   * Header budget in bytes for the whole `Content-Security-Policy: …` line. nginx's default proxy buffer
+   * (4 KB on most platforms) fails a response whose headers do not fit, so 4,096 is the default.
+   */
+  headerBudget: { min: 1024, max: 16_384, default: NGINX_PROXY_BUFFER },
+} as const;
+
+/**
+ * Where the policy will be deployed. 'header': a web server or proxy sends it (the budget is the header
+ * line in bytes). 'cloudfront': a CloudFront response-headers policy, which caps the CSP value at 1,783
+ * characters (CLOUDFRONT_CSP_MAX) whatever the budget says.
+ */
+export const POLICY_TARGETS = ['header', 'cloudfront'] as const;
+export type PolicyTarget = (typeof POLICY_TARGETS)[number];
