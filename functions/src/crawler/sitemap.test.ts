@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sitemapsFromRobots } from './robots';
-import { isXml, parseSitemap, parseSitemapContent } from './sitemap';
+import { isXml, parseSitemap, parseSitemapContent, SitemapReader } from './sitemap';
 
 describe('sitemaps and robots.txt', () => {
   it('reads a urlset, decoding entities and CDATA', () => {
@@ -29,6 +29,71 @@ describe('sitemaps and robots.txt', () => {
     ).toEqual({
       sitemap: null,
       sitemapUrls: ['https://e.com/sitemap.xml', 'https://e.com/more.xml.gz'],
+    });
+  });
+
+  it('repairs bare ampersands, leaving references, CDATA sections and comments alone', () => {
+    const xml = `<urlset><!-- a & b --><url><loc>https://e.com/?a=1&b=2&amp;c=3&#38;d=4&#x26;e&</loc></url>
+      <url><loc><![CDATA[https://e.com/?x=1&amp;y=2&z]]></loc></url></urlset>`;
+    expect(parseSitemap(xml)).toEqual({
+      kind: 'urlset',
+      locs: ['https://e.com/?a=1&b=2&c=3&d=4&e&', 'https://e.com/?x=1&amp;y=2&z'],
+    });
+  });
+
+  it('reads the same from any chunking of the bytes', () => {
+    const xml = `\n\n <?xml version="1.0"?><urlset><url><loc>https://e.com/é?a=1&b=€</loc></url><!-- & -->
+      <url><loc><![CDATA[https://e.com/😀&]]></loc></url><url><loc>https://e.com/&lt;3&</loc></url></urlset>`;
+    const whole = parseSitemap(xml);
+    expect(whole.locs).toEqual(['https://e.com/é?a=1&b=€', 'https://e.com/😀&', 'https://e.com/<3&']);
+    const bytes = new TextEncoder().encode(`\uFEFF${xml}`);
+    for (const size of [1, 2, 3, 7, 64]) {
+      const reader = new SitemapReader();
+      for (let i = 0; i < bytes.length; i += size) reader.write(bytes.subarray(i, i + size));
+      expect(reader.end()).toEqual(whole);
+    }
+  });
+
+  it('counts only the <loc> of a <url> or <sitemap>, whatever the prefix', () => {
+    const xml = `<s:urlset xmlns:s="x" xmlns:image="y"><s:url><s:loc>https://e.com/p</s:loc><image:image>
+      <image:loc>https://e.com/i.png</image:loc></image:image></s:url><LOC>https://e.com/slip</LOC></s:urlset>`;
+    expect(parseSitemap(xml)).toEqual({ kind: 'urlset', locs: ['https://e.com/p', 'https://e.com/slip'] });
+  });
+
+  it('stops at the URL cap, at the first XML error (its line counted from the top), and at a non-sitemap', () => {
+    const urls = (n: number) =>
+      Array.from({ length: n }, (_, i) => `<url><loc>https://e.com/${i}</loc></url>`);
+    expect(parseSitemap(`<urlset>${urls(3).join('')}</urlset>`, 2)).toEqual({
+      kind: 'urlset',
+      locs: ['https://e.com/0', 'https://e.com/1'],
+      problems: ["more than 2 URLs (the sitemaps protocol's limit); the rest are ignored"],
+    });
+    expect(
+      parseSitemap(`\n\n<urlset>\n${urls(2).join('\n')}\n<url><loc>https://e.com/x&nbsp;</loc>`),
+    ).toEqual({
+      kind: 'urlset',
+      locs: ['https://e.com/0', 'https://e.com/1'],
+      problems: ['not well-formed XML (line 6: undefined entity); 2 URLs read before the error'],
+    });
+    expect(parseSitemap(`<urlset>${urls(1).join('')}`)).toEqual({
+      kind: 'urlset',
+      locs: ['https://e.com/0'],
+      problems: ['not well-formed XML (line 1: unclosed tag: urlset); 1 URLs read before the error'],
+    });
+    expect(parseSitemap('<html><loc>https://e.com/</loc></html>')).toEqual({
+      kind: 'other',
+      locs: [],
+      problems: ['not a sitemap (its root element is <html>)'],
+    });
+    expect(parseSitemap(' \n ')).toEqual({ kind: 'other', locs: [], problems: ['empty document'] });
+    // Entities of a DOCTYPE are never expanded.
+    expect(
+      parseSitemap(
+        '<!DOCTYPE u [<!ENTITY a "aaaaaaaaaa">]><urlset><url><loc>https://e.com/&a;</loc></url></urlset>',
+      ),
+    ).toMatchObject({
+      locs: [],
+      problems: ['not well-formed XML (line 1: undefined entity); 0 URLs read before the error'],
     });
   });
 
