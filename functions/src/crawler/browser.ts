@@ -80,19 +80,6 @@ export async function launchBrowser(options: BrowserFlagsOptions): Promise<Brows
   });
 }
 
-/** Runs `fn` with a fresh browser and closes it whatever happens (success, error, timeout). */
-export async function withBrowser<T>(
-  options: BrowserFlagsOptions,
-  fn: (browser: Browser) => Promise<T>,
-): Promise<T> {
-  const browser = await launchBrowser(options);
-  try {
-    return await fn(browser);
-  } finally {
-    await closeBrowser(browser);
-  }
-}
-
 /** Closes politely, then kills the process if Chromium hangs (a leaked browser outlives the Lambda run). */
 export async function closeBrowser(browser: Browser): Promise<void> {
   const process = browser.process();

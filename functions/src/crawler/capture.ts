@@ -4,12 +4,17 @@
 // itself reports and classifies every load and every inline/eval execution. CDP Network events, with
 // auto-attach to workers, complete it: worker requests are governed by the worker's own policy and raise
 // no violation in the page. The tab is reused between pages (a new tab costs more than a navigation).
+//
+// After load and scroll the page is acted on (interact.ts). From then until the next page commits, every
+// request is paused at the request stage: main-frame navigations are blocked (their targets become links
+// to crawl) and any request other than GET/HEAD is answered by us and never reaches the site. Every step
+// that can time out says so: a capture that did not finish is `incomplete`, never silently thin.
 import { randomBytes } from 'node:crypto';
 import type { Observation } from '@csp/shared/csp/artifact';
-import type { Browser, CDPSession, Page } from 'puppeteer-core';
-import { classifyPage, type NetworkRecord } from './classify';
+import type { Browser, BrowserContext, CDPSession, Page, Protocol } from 'puppeteer-core';
+import { classifyPage, type NetworkRecord, observationKey } from './classify';
 import { type InstrumentItem, instrumentBatchSchema, instrumentSource } from './instrument';
-import { BLOCKED_HEADER } from './proxy';
+import { DEFAULT_INTERACTION_BUDGET_MS, interactionResultSchema, interactionSource } from './interact';
 
 /**
  * The policy injected while crawling: allows nothing, reports everything. 'report-sample' gives the first
@@ -63,6 +68,18 @@ export const DEFAULT_SETTLE: SettleOptions = {
   stallMs: 1_000,
 };
 
+/** In-page steps' time limits. Generous: on a busy machine a step that times out loses observations. */
+const SCROLL_TIMEOUT_MS = 5_000;
+const COLLECT_TIMEOUT_MS = 10_000;
+/** Beyond the interaction budget, for the script to notice it and return. */
+const INTERACTION_MARGIN_MS = 3_000;
+
+/** A request the page made while being acted on that was answered by the crawler instead of the site. */
+export interface AnsweredWrite {
+  method: string;
+  url: string;
+}
+
 export interface VisitResult {
   url: string;
   finalUrl: string;
@@ -73,12 +90,27 @@ export interface VisitResult {
   error?: string;
   /** The renderer crashed or the tab died: the caller must open a new tab. */
   tabBroken?: boolean;
+  /** The SSRF guard refused the page's host (nothing more is requested from it). */
+  refused?: boolean;
+  /** A capture step timed out or failed: observations may be missing (the caller retries once). */
+  incomplete?: string;
   observations: Observation[];
   /** Raw violations of the injected policy (verification counts these). */
   violations: InstrumentItem[];
   links: string[];
   originalPolicy?: string;
   unmatchedInline: string[];
+  /** Main-frame navigations the interaction triggered, blocked (http(s) targets only). */
+  navigations: string[];
+  /** Requests other than GET/HEAD the interaction triggered, answered by the crawler. */
+  writes: AnsweredWrite[];
+  /** Time spent acting on the page (ms). */
+  interactionMs: number;
+}
+
+/** How a visit behaves: `patience` multiplies every time limit (a retry gets more time). */
+export interface VisitOptions {
+  patience?: number;
 }
 
 export interface TabCaptureOptions {
@@ -88,9 +120,18 @@ export interface TabCaptureOptions {
   policy: string;
   /** Refusals of the SSRF proxy, by host (to name why a navigation failed). */
   blocked?: Map<string, string>;
+  /** Why the proxy could not reach a host (connection refused…), by host. */
+  unreachable?: Map<string, string>;
+  /**
+   * The proxy's secret response-header name for its own answers (refusals, unreachable hosts). Secret per
+   * proxy, so a crawled site cannot send a header that makes its page look refused by us.
+   */
+  signalHeader?: string;
   /** Shared-worker requests, handed to whichever page collects next. */
   sharedWorkers?: SharedWorkerWatcher;
   settle?: Partial<SettleOptions>;
+  /** Act on each page after load (ms of budget); 0 turns interaction off. */
+  interactionBudgetMs?: number;
 }
 
 /** A fulfilled document not committed after this long means the renderer is gone (see stalledCommit). */
@@ -100,10 +141,26 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 interface PausedEvent {
   requestId: string;
-  request: { url: string };
+  request: { url: string; method: string };
+  frameId: string;
+  resourceType: string;
+  networkId?: string;
   responseStatusCode?: number;
+  responseErrorReason?: string;
   responseHeaders?: { name: string; value: string }[];
 }
+
+/** Fetch patterns: documents at the response stage always (to serve our policy); all requests while acting. */
+const DOCUMENT_PATTERNS: Protocol.Fetch.RequestPattern[] = [
+  { resourceType: 'Document', requestStage: 'Response' },
+];
+const ACTING_PATTERNS: Protocol.Fetch.RequestPattern[] = [
+  { urlPattern: '*', requestStage: 'Request' },
+  ...DOCUMENT_PATTERNS,
+];
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+type StepOutcome<T> = { ok: true; value: T } | { ok: false; reason: string };
 interface RequestEvent {
   requestId: string;
   type?: string;
@@ -225,6 +282,13 @@ export class TabCapture {
   private fulfilledAt = 0;
   private committed = false;
   private navigating = false;
+  /** While acting on the page (and until the next page commits), navigations and writes are stopped. */
+  private acting = false;
+  /** The navigation the crawler itself started (let through while `acting`), by URL then by network id. */
+  private ownNavigation: { url: string; networkId?: string } | null = null;
+  private mainFrameId = '';
+  private navigations: string[] = [];
+  private writes: AnsweredWrite[] = [];
   private readonly settle: SettleOptions;
   private readonly flushName = `__cspCrawlerFlush_${randomBytes(6).toString('hex')}`;
   private readonly bindingName = `__cspCrawlerSend_${randomBytes(6).toString('hex')}`;
@@ -237,8 +301,9 @@ export class TabCapture {
     this.settle = { ...DEFAULT_SETTLE, ...options.settle };
   }
 
-  static async open(browser: Browser, options: TabCaptureOptions): Promise<TabCapture> {
-    const page = await browser.newPage();
+  /** Opens a tab in `owner` (a browser, or a fresh browser context for re-renders). */
+  static async open(owner: Browser | BrowserContext, options: TabCaptureOptions): Promise<TabCapture> {
+    const page = await owner.newPage();
     try {
       const client = await page.createCDPSession();
       const tab = new TabCapture(page, client, options);
@@ -256,13 +321,24 @@ export class TabCapture {
     page.on('error', () => {
       this.crashed = true;
     });
-    client.on('Fetch.requestPaused', (event: PausedEvent) => void this.onDocumentResponse(event));
+    // A dialog the interaction script did not pre-empt (beforeunload, a dialog from a timer) would hold
+    // the page: dismiss it.
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => {}));
+    client.on('Fetch.requestPaused', (event: PausedEvent) => void this.onPaused(client, event, true));
     client.on('Runtime.bindingCalled', (event: { name: string; payload: string }) => {
       if (event.name === this.bindingName) this.onBatch(event.payload);
     });
     this.watchNetwork(client, 'page', null);
-    client.on('Page.frameNavigated', (event: { frame: { parentId?: string; url: string } }) => {
-      if (!event.frame.parentId) this.committed = true;
+    client.on('Page.frameNavigated', (event: { frame: { id: string; parentId?: string; url: string } }) => {
+      if (event.frame.parentId) return;
+      this.committed = true;
+      this.mainFrameId = event.frame.id;
+      if (this.acting) {
+        // A new document: whatever the last page's actions started is gone with the old one.
+        this.acting = false;
+        this.ownNavigation = null;
+        void client.send('Fetch.enable', { patterns: DOCUMENT_PATTERNS }).catch(() => {});
+      }
     });
     client.on('Network.requestWillBeSent', (event: RequestEvent & { redirectResponse?: unknown }) => {
       if (event.type === 'Document' && event.redirectResponse) this.lastRedirectTarget = event.request.url;
@@ -274,8 +350,8 @@ export class TabCapture {
       // Runtime.enable: binding calls are only delivered to a session with Runtime enabled.
       client.send('Runtime.enable'),
       client.send('Network.enable', { maxPostDataSize: 0 }),
-      // Documents only: interception of other requests would disable the cache and miss workers' loads.
-      client.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] }),
+      // Documents only while loading: interception of other requests would disable the cache.
+      client.send('Fetch.enable', { patterns: DOCUMENT_PATTERNS }),
       client.send('Runtime.addBinding', { name: this.bindingName }),
       client.send('Page.addScriptToEvaluateOnNewDocument', {
         source: instrumentSource({
@@ -287,6 +363,8 @@ export class TabCapture {
       // Workers, service workers and out-of-process frames are separate targets: attach before they run.
       client.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }),
     ]);
+    const tree = (await client.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
+    this.mainFrameId = tree.frameTree.frame.id;
   }
 
   private onBatch(payload: string): void {
@@ -332,12 +410,59 @@ export class TabCapture {
     if (type === 'worker' || type === 'shared_worker' || type === 'service_worker') {
       this.watchNetwork(child, type, event.targetInfo.url);
       child.on('Target.attachedToTarget', (nested: AttachedEvent) => void this.onAttached(child, nested));
+      // A worker can send what a click asked it to: its requests are paused too (writes answered while
+      // acting). Sent before the worker runs, so none of its requests slips past.
+      child.on('Fetch.requestPaused', (paused: PausedEvent) => void this.onPaused(child, paused, false));
+      void child
+        .send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] })
+        .catch(() => {});
     }
     await startRecording(child, type, true);
   }
 
   private current = '';
   private lastRedirectTarget = '';
+
+  private async onPaused(session: CDPSession, event: PausedEvent, isPage: boolean): Promise<void> {
+    const atResponse = event.responseStatusCode !== undefined || event.responseErrorReason !== undefined;
+    if (atResponse) {
+      await this.onDocumentResponse(event);
+      return;
+    }
+    const { method, url } = event.request;
+    try {
+      if (this.acting && isPage && event.resourceType === 'Document' && event.frameId === this.mainFrameId) {
+        const own = this.ownNavigation;
+        if (own && (own.networkId ? own.networkId === event.networkId : own.url === url)) {
+          own.networkId ??= event.networkId;
+        } else {
+          // The page tried to leave (a link, location.href, form.submit()): stay, and crawl the target.
+          if (/^https?:/i.test(url)) this.navigations.push(url);
+          if (!SAFE_METHODS.has(method)) this.writes.push({ method, url });
+          await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' });
+          return;
+        }
+      }
+      if (this.acting && !SAFE_METHODS.has(method)) {
+        this.writes.push({ method, url });
+        if (event.resourceType === 'Document') {
+          // A frame's form submission: nothing to answer it with that would not navigate the frame.
+          await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' });
+          return;
+        }
+        await session.send('Fetch.fulfillRequest', {
+          requestId: event.requestId,
+          responseCode: method === 'OPTIONS' ? 204 : 200,
+          responseHeaders: answerHeaders(this.current),
+          body: '',
+        });
+        return;
+      }
+      await session.send('Fetch.continueRequest', { requestId: event.requestId });
+    } catch {
+      await session.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => {});
+    }
+  }
 
   private async onDocumentResponse(event: PausedEvent): Promise<void> {
     const { client } = this;
@@ -381,15 +506,42 @@ export class TabCapture {
     }
   }
 
-  private async evaluate<T>(expression: string, timeoutMs: number): Promise<T | undefined> {
+  /** Runs an in-page step with a time limit; a timeout or an error is the step's outcome, never hidden. */
+  private async step<T>(expression: string, timeoutMs: number, what: string): Promise<StepOutcome<T>> {
+    let timer: NodeJS.Timeout | undefined;
     const call = this.client
       .send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true })
-      .then((r) => r.result.value as T)
-      .catch(() => undefined);
-    return Promise.race([call, sleep(timeoutMs).then(() => undefined)]);
+      .then((r): StepOutcome<T> => {
+        if (r.exceptionDetails) {
+          const text = r.exceptionDetails.exception?.description ?? r.exceptionDetails.text;
+          return { ok: false, reason: `${what} failed: ${String(text).split('\n')[0]}` };
+        }
+        return { ok: true, value: r.result.value as T };
+      })
+      .catch((error: unknown): StepOutcome<T> => {
+        const message = error instanceof Error ? error.message : String(error);
+        return {
+          ok: false,
+          reason: /context was destroyed|navigat/i.test(message)
+            ? `${what} failed: the page navigated away`
+            : `${what} failed: ${message.split('\n')[0]}`,
+        };
+      });
+    const timeout = new Promise<StepOutcome<T>>((resolve) => {
+      timer = setTimeout(
+        () => resolve({ ok: false, reason: `${what} timed out after ${timeoutMs} ms` }),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([call, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
-  private async waitForIdle(maxMs: number): Promise<void> {
+  /** Waits until no request is in flight for idleMs; false when maxMs passed first (a polling page). */
+  private async waitForIdle(maxMs: number): Promise<boolean> {
     const end = Date.now() + maxMs;
     while (Date.now() < end) {
       const now = Date.now();
@@ -398,17 +550,29 @@ export class TabCapture {
       // A request without an answer for a while is a slow one (or a worker script whose response only its
       // worker sees): what it leads to is not waited for.
       for (const startedAt of this.inflight.values()) if (now - startedAt < this.settle.stallMs) pending++;
-      if (pending === 0 && quiet >= this.settle.idleMs) return;
+      if (pending === 0 && quiet >= this.settle.idleMs) return true;
       await sleep(Math.min(25, Math.max(5, this.settle.idleMs - quiet)));
     }
+    return false;
   }
 
-  /** Navigates to `url`, lets it settle (load, network idle, scroll through, idle again) and collects. */
-  async visit(url: string): Promise<VisitResult> {
+  private flushExpression(withLinks: boolean): string {
+    return `(function () { var f = window[${JSON.stringify(this.flushName)}]; return typeof f === 'function' ? f(${withLinks}) : []; })()`;
+  }
+
+  /**
+   * Navigates to `url`, lets it settle (load, network idle, scroll through, idle again), acts on it (then
+   * idle again) and collects. Observations first seen after acting are marked `interaction`.
+   */
+  async visit(url: string, visitOptions: VisitOptions = {}): Promise<VisitResult> {
+    const patience = Math.max(1, visitOptions.patience ?? 1);
+    const limit = (ms: number) => Math.round(ms * patience);
     this.items = [];
     this.network = [];
     this.inflight.clear();
     this.originalPolicies.clear();
+    this.navigations = [];
+    this.writes = [];
     this.current = url;
     this.lastActivity = Date.now();
     const base: Omit<VisitResult, 'status'> = {
@@ -419,6 +583,9 @@ export class TabCapture {
       violations: [],
       links: [],
       unmatchedInline: [],
+      navigations: [],
+      writes: [],
+      interactionMs: 0,
     };
     let status = 0;
     let finalUrl = url;
@@ -426,30 +593,38 @@ export class TabCapture {
     this.committed = false;
     this.lastRedirectTarget = '';
     this.navigating = true;
+    // Still acting on the previous page until this one commits: let exactly this navigation through.
+    this.ownNavigation = { url };
     try {
       const response = await Promise.race([
-        this.page.goto(url, { waitUntil: 'domcontentloaded', timeout: this.settle.navigationTimeoutMs }),
+        this.page.goto(url, {
+          waitUntil: 'domcontentloaded',
+          timeout: limit(this.settle.navigationTimeoutMs),
+        }),
         this.stalledCommit(),
       ]);
       if (response) {
         status = response.status();
         finalUrl = response.url();
         base.contentType = response.headers()['content-type'] ?? '';
-        const refusal = response.headers()[BLOCKED_HEADER];
-        if (refusal) return { ...base, status, finalUrl, error: decodeURIComponent(refusal) };
+        const signal = this.options.signalHeader ? response.headers()[this.options.signalHeader] : undefined;
+        if (signal) return { ...base, status: 0, finalUrl, error: decodeURIComponent(signal), refused: true };
       }
     } catch (error) {
       return { ...base, status, finalUrl, ...this.describeFailure(url, error) };
     } finally {
       this.navigating = false;
     }
-    await this.evaluate(
+    const problems: string[] = [];
+    const loaded = await this.step<boolean>(
       `document.readyState === 'complete' || new Promise(function (r) { addEventListener('load', function () { r(true); }, { once: true }); })`,
-      this.settle.loadTimeoutMs,
+      limit(this.settle.loadTimeoutMs),
+      'waiting for the load event',
     );
-    await this.waitForIdle(this.settle.idleMaxMs);
+    if (!loaded.ok) problems.push(loaded.reason);
+    await this.waitForIdle(limit(this.settle.idleMaxMs));
     // Lazy images and frames load when scrolled into view.
-    const scrolled = await this.evaluate<number>(
+    const scrolled = await this.step<number>(
       `(async function () {
         var steps = 0, y = 0;
         var height = function () { return Math.max(document.documentElement ? document.documentElement.scrollHeight : 0, document.body ? document.body.scrollHeight : 0); };
@@ -459,38 +634,92 @@ export class TabCapture {
         }
         return steps;
       })()`,
-      1_500,
+      limit(SCROLL_TIMEOUT_MS),
+      'scrolling through the page',
     );
-    if (scrolled) {
+    if (!scrolled.ok) problems.push(scrolled.reason);
+    if (scrolled.ok && scrolled.value > 0) {
       await sleep(30);
-      await this.waitForIdle(this.settle.idleMaxMs);
+      await this.waitForIdle(limit(this.settle.idleMaxMs));
     }
-    const links =
-      (await this.evaluate<string[]>(
-        `(function () { var f = window[${JSON.stringify(this.flushName)}]; return typeof f === 'function' ? f(true) : []; })()`,
-        5_000,
-      )) ?? [];
+
+    let before: { items: number; network: number } | null = null;
+    let interactionMs = 0;
+    const budget = this.options.interactionBudgetMs ?? DEFAULT_INTERACTION_BUDGET_MS;
+    if (budget > 0 && problems.length === 0) {
+      const startedAt = Date.now();
+      // Everything the load produced is in before acting, so what acting adds can be told apart.
+      const drained = await this.step<unknown>(
+        this.flushExpression(false),
+        limit(COLLECT_TIMEOUT_MS),
+        'collecting before acting',
+      );
+      if (!drained.ok) problems.push(drained.reason);
+      before = { items: this.items.length, network: this.network.length };
+      this.acting = true;
+      this.ownNavigation = null;
+      await this.client.send('Fetch.enable', { patterns: ACTING_PATTERNS }).catch(() => {});
+      const acted = await this.step<unknown>(
+        interactionSource(limit(budget)),
+        limit(budget + INTERACTION_MARGIN_MS),
+        'acting on the page',
+      );
+      const parsed = acted.ok ? interactionResultSchema.safeParse(acted.value) : null;
+      if (!acted.ok) problems.push(acted.reason);
+      else if (parsed?.success) {
+        for (const u of parsed.data.opened) if (/^https?:/i.test(u)) this.navigations.push(u);
+        if (parsed.data.exhausted) {
+          problems.push(
+            `acting on the page ran out of its ${limit(budget)} ms after ${parsed.data.actions} actions`,
+          );
+        }
+      }
+      await sleep(30);
+      await this.waitForIdle(limit(this.settle.idleMaxMs));
+      interactionMs = Date.now() - startedAt;
+    }
+
+    const collected = await this.step<string[]>(
+      this.flushExpression(true),
+      limit(COLLECT_TIMEOUT_MS),
+      'collecting what the page did',
+    );
+    if (!collected.ok) problems.push(collected.reason);
+    const links = collected.ok && Array.isArray(collected.value) ? collected.value : [];
     if (this.crashed)
       return { ...base, status, finalUrl, error: `${url}: the page crashed`, tabBroken: true };
     const currentUrl = this.page.url();
     if (currentUrl.startsWith('http')) finalUrl = currentUrl;
     if (this.options.sharedWorkers) this.network.push(...this.options.sharedWorkers.drain());
-    const classified = classifyPage({
-      page: url,
-      siteOrigin: this.options.siteOrigin(),
-      items: this.items,
-      network: this.network,
-    });
+    const siteOrigin = this.options.siteOrigin();
+    const classified = classifyPage({ page: url, siteOrigin, items: this.items, network: this.network });
+    let observations = classified.observations;
+    if (before) {
+      const earlier = classifyPage({
+        page: url,
+        siteOrigin,
+        items: this.items.slice(0, before.items),
+        network: this.network.slice(0, before.network),
+      });
+      const seen = new Set(earlier.observations.map(observationKey));
+      observations = observations.map((o) =>
+        seen.has(observationKey(o)) ? o : { ...o, interaction: true as const },
+      );
+    }
     return {
       url,
       finalUrl,
       status,
       contentType: base.contentType,
-      observations: classified.observations,
+      observations,
       violations: this.items.filter((i) => i.k === 'violation'),
       links: links.filter((l) => typeof l === 'string'),
       originalPolicy: this.originalPolicies.get(finalUrl) ?? this.originalPolicies.get(url),
       unmatchedInline: classified.unmatchedInline,
+      navigations: [...new Set(this.navigations)],
+      writes: this.writes,
+      interactionMs,
+      ...(problems.length > 0 ? { incomplete: problems.join('; ') } : {}),
     };
   }
 
@@ -510,25 +739,69 @@ export class TabCapture {
     return new Promise<never>(() => {});
   }
 
-  private describeFailure(url: string, error: unknown): { error: string; tabBroken?: boolean } {
+  private describeFailure(
+    url: string,
+    error: unknown,
+  ): { error: string; tabBroken?: boolean; refused?: boolean; incomplete?: string } {
     const message = error instanceof Error ? error.message : String(error);
     let host = '';
     try {
-      host = new URL(url).hostname;
+      host = new URL(url).host;
     } catch {}
-    const refusal = this.options.blocked?.get(host);
-    if (refusal) return { error: refusal };
-    if (/timeout/i.test(message))
-      return { error: `${url}: timed out after ${this.settle.navigationTimeoutMs} ms` };
+    const refusal = this.options.blocked?.get(host) ?? this.options.blocked?.get(host.replace(/:\d+$/, ''));
+    if (refusal) return { error: refusal, refused: true };
+    const unreachable = this.options.unreachable?.get(host);
+    if (unreachable) return { error: `${unreachable} at ${url}` };
+    if (/timeout/i.test(message)) {
+      // Worth a second try (a busy machine, a slow first byte): the caller retries incomplete captures.
+      const error = `${url}: timed out after ${this.settle.navigationTimeoutMs} ms`;
+      return { error, incomplete: error };
+    }
     if (this.crashed || /crash|Target closed|Session closed|detached/i.test(message)) {
       return { error: `${url}: the page crashed`, tabBroken: true };
     }
     const net = /net::ERR_[A-Z_]+/.exec(message);
-    return { error: `${url}: ${net ? net[0] : message.split('\n')[0]}` };
+    return { error: net ? describeNetError(net[0], url) : `${url}: ${message.split('\n')[0]}` };
   }
 
   async close(): Promise<void> {
     await this.client.detach().catch(() => {});
     await this.page.close().catch(() => {});
   }
+}
+
+/** Chromium's network error codes, in words a site owner recognises. */
+const NET_ERRORS: Record<string, string> = {
+  'net::ERR_CONNECTION_REFUSED': 'connection refused',
+  'net::ERR_CONNECTION_RESET': 'connection reset',
+  'net::ERR_CONNECTION_CLOSED': 'connection closed',
+  'net::ERR_CONNECTION_TIMED_OUT': 'connection timed out',
+  'net::ERR_NAME_NOT_RESOLVED': 'host not found',
+  'net::ERR_CERT_AUTHORITY_INVALID': 'untrusted TLS certificate',
+  'net::ERR_CERT_COMMON_NAME_INVALID': 'TLS certificate for another name',
+  'net::ERR_CERT_DATE_INVALID': 'expired or not yet valid TLS certificate',
+  'net::ERR_SSL_PROTOCOL_ERROR': 'TLS handshake failed',
+  'net::ERR_TOO_MANY_REDIRECTS': 'too many redirects',
+  'net::ERR_EMPTY_RESPONSE': 'empty response',
+};
+
+export function describeNetError(code: string, url: string): string {
+  const words = NET_ERRORS[code];
+  return words ? `${words} at ${url}` : `${url}: ${code}`;
+}
+
+/** Headers of our answer to a write: CORS-permissive so the page's code goes on as if it had succeeded. */
+function answerHeaders(page: string): { name: string; value: string }[] {
+  let origin = '*';
+  try {
+    origin = new URL(page).origin;
+  } catch {}
+  return [
+    { name: 'Content-Type', value: 'application/json' },
+    { name: 'Access-Control-Allow-Origin', value: origin },
+    { name: 'Access-Control-Allow-Credentials', value: 'true' },
+    { name: 'Access-Control-Allow-Methods', value: '*' },
+    { name: 'Access-Control-Allow-Headers', value: '*' },
+    { name: 'Cache-Control', value: 'no-store' },
+  ];
 }

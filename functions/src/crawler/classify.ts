@@ -106,15 +106,19 @@ export interface ClassifyResult {
   unmatchedInline: string[];
 }
 
+/** What makes two observations of one page the same (the artifact keeps one of each). */
+export function observationKey(obs: Observation): string {
+  return obs.type === 'url'
+    ? `u ${obs.directive} ${obs.url}`
+    : obs.type === 'inline'
+      ? `i ${obs.directive} ${obs.hash}`
+      : obs.type;
+}
+
 export function classifyPage(input: ClassifyInput): ClassifyResult {
   const out = new Map<string, Observation>();
   const add = (obs: Observation) => {
-    const key =
-      obs.type === 'url'
-        ? `u ${obs.directive} ${obs.url}`
-        : obs.type === 'inline'
-          ? `i ${obs.directive} ${obs.hash}`
-          : obs.type;
+    const key = observationKey(obs);
     if (!out.has(key)) out.set(key, obs);
   };
   const page = input.page;

@@ -14,6 +14,8 @@ const page = (...links: string[]) => ({
 const urlset = (urls: string[]) =>
   `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.map((u) => `<url><loc>${u}</loc></url>`).join('')}</urlset>`;
 const deadline = () => Date.now() + 60_000;
+/** These tests count the site's requests: no second loads for the stability check. */
+const noRerender = { rerender: false } as const;
 
 let sites: FixtureSites | undefined;
 async function site(
@@ -87,7 +89,7 @@ describe('runCrawl', () => {
       },
       null,
       // One tab, so pages complete in the order they were queued.
-      { deadline: deadline(), allowPrivateTargets: true, concurrency: 1 },
+      { deadline: deadline(), allowPrivateTargets: true, concurrency: 1, ...noRerender },
     );
     expect(done).toBe(true);
     const crawled = state.pages.map((p) => new URL(p.url).pathname + new URL(p.url).search).sort();
@@ -130,7 +132,7 @@ describe('runCrawl', () => {
     const { state } = await runCrawl(
       { sitemapContent: urlset([`${s.origins.main}/only-uploaded`]), maxPages: 5, crawlDelay: 0 },
       null,
-      { deadline: deadline(), allowPrivateTargets: true },
+      { deadline: deadline(), allowPrivateTargets: true, ...noRerender },
     );
     expect(state.origin).toBe(s.origins.main);
     expect(state.pages.map((p) => p.url)).toEqual([`${s.origins.main}/only-uploaded`]);
@@ -143,6 +145,7 @@ describe('runCrawl', () => {
     const { state, done } = await runCrawl({ url: `${s.origins.main}/`, maxPages: 3, crawlDelay: 0 }, null, {
       deadline: deadline(),
       allowPrivateTargets: true,
+      ...noRerender,
       onProgress: (p) => {
         progress.push(p);
       },
@@ -161,6 +164,7 @@ describe('runCrawl', () => {
     await runCrawl({ url: `${s.origins.main}/`, maxPages: 4, crawlDelay: 250 }, null, {
       deadline: deadline(),
       allowPrivateTargets: true,
+      ...noRerender,
       concurrency: 4,
     });
     const times = s.requests.filter((r) => r.origin === 'main').map((r) => r.at);
@@ -187,6 +191,7 @@ describe('runCrawl', () => {
     const { state, done } = await runCrawl({ url: `${o.main}/`, maxPages: 10, crawlDelay: 0 }, null, {
       deadline: deadline(),
       allowPrivateTargets: true,
+      ...noRerender,
       settle: { navigationTimeoutMs: 1_500 },
     });
     expect(done).toBe(true);
@@ -213,13 +218,18 @@ describe('runCrawl', () => {
     const first = await runCrawl(job, null, {
       deadline: Date.now() + 1_400,
       allowPrivateTargets: true,
+      ...noRerender,
       pageReserveMs: 0,
     });
     expect(first.done).toBe(false);
     expect(first.state.pages.length).toBeGreaterThan(0);
     expect(first.state.pages.length).toBeLessThan(8);
     const stored = parseCrawlState(JSON.parse(JSON.stringify(first.state)));
-    const second = await runCrawl(job, stored, { deadline: deadline(), allowPrivateTargets: true });
+    const second = await runCrawl(job, stored, {
+      deadline: deadline(),
+      allowPrivateTargets: true,
+      ...noRerender,
+    });
     expect(second.done).toBe(true);
     expect(second.state.runs).toBe(2);
     expect(second.state.pages.map((p) => new URL(p.url).pathname).sort()).toEqual(['/', ...links].sort());
@@ -228,5 +238,65 @@ describe('runCrawl', () => {
     expect(new Set(paths).size).toBe(8);
     // Discovery ran once.
     expect(s.requests.filter((r) => r.path === '/robots.txt')).toHaveLength(1);
+  });
+
+  it('acts on pages: content behind a click is captured and marked, writes are answered, navigations crawled', async () => {
+    const s = await site((o) => ({
+      '/': {
+        body: `<!doctype html><title>t</title>
+<details><summary>More</summary><p>hidden</p></details>
+<button id="toggle" type="button" aria-expanded="false">Thumbnails</button>
+<button id="save" type="button">Save draft</button>
+<button id="ask" type="button">Ask</button>
+<form id="f" action="/subscribe" method="post"><input name="e" value="x"><button>Go</button>
+<button id="quick" type="button">Quick</button></form>
+<button id="away" type="button">Next</button>
+<script src="/app.js"></script>`,
+      },
+      '/app.js': {
+        type: 'text/javascript',
+        body: `document.getElementById('toggle').addEventListener('click', function () {
+  var img = new Image(); img.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
+  new FontFace('F', 'url(/fonts/f.woff2)').load().catch(function () {});
+});
+document.querySelector('details').addEventListener('toggle', function () { fetch('/api/more'); });
+document.getElementById('save').addEventListener('click', function () {
+  fetch(${JSON.stringify(`${o.api}/save`)}, { method: 'POST', body: 'x' }).catch(function () {});
+  navigator.sendBeacon('/beacon', 'x');
+});
+document.getElementById('ask').addEventListener('click', function () { if (confirm('Sure?')) fetch('/api/confirmed'); });
+document.getElementById('quick').addEventListener('click', function () { document.getElementById('f').submit(); });
+document.getElementById('away').addEventListener('click', function () { location.href = '/only-by-click'; });`,
+      },
+      '/fonts/f.woff2': { type: 'font/woff2', body: 'x' },
+      '/api/more': { type: 'application/json', body: '{}' },
+      '/only-by-click': page(),
+    }));
+    const o = s.origins;
+    const { state, done } = await runCrawl({ url: `${o.main}/`, maxPages: 5, crawlDelay: 0 }, null, {
+      deadline: deadline(),
+      allowPrivateTargets: true,
+      ...noRerender,
+    });
+    expect(done).toBe(true);
+    const home = state.pages.find((p) => new URL(p.finalUrl).pathname === '/')!;
+    const seen = (directive: string, url: string) =>
+      home.observations.find((x) => x.type === 'url' && x.directive === directive && x.url === url);
+    expect(seen('img-src', 'data:')).toMatchObject({ interaction: true });
+    expect(seen('font-src', `${o.main}/fonts/f.woff2`)).toMatchObject({ interaction: true });
+    expect(seen('connect-src', `${o.main}/api/more`)).toMatchObject({ interaction: true });
+    expect(seen('connect-src', `${o.api}/save`)).toMatchObject({ interaction: true });
+    // What loads without acting is not marked.
+    expect(seen('script-src-elem', `${o.main}/app.js`)?.interaction).toBeUndefined();
+    // Nothing was written to any server; the dialog was answered "cancel"; the form was never sent.
+    expect(s.requests.filter((r) => !['GET', 'HEAD'].includes(r.method))).toEqual([]);
+    expect(s.requests.some((r) => r.path === '/api/confirmed')).toBe(false);
+    // The fetch and the beacon at least (the form's POST may be cancelled by the next button's navigation).
+    expect(state.stats.writesAnswered).toBeGreaterThanOrEqual(2);
+    expect(seen('connect-src', `${o.main}/beacon`)).toMatchObject({ interaction: true });
+    // The navigation a button tried was blocked there and crawled as a page of its own.
+    expect(state.stats.navigationsBlocked).toBeGreaterThanOrEqual(1);
+    expect(state.pages.map((p) => new URL(p.finalUrl).pathname)).toContain('/only-by-click');
+    expect(state.pages.every((p) => !p.incomplete)).toBe(true);
   });
 });

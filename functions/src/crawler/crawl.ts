@@ -1,34 +1,37 @@
 // The crawl engine: discovery, then one browser with several tabs working through the frontier breadth
 // first, honouring crawlDelay per host, until maxPages, an empty frontier — or the deadline, in which case
 // it returns its state (plain JSON) so the next invocation continues where this one stopped.
-import type { CrawlArtifact } from '@csp/shared/csp/artifact';
+import type { CrawlArtifact, Rerender } from '@csp/shared/csp/artifact';
 import type { BlobStore } from '../blobs/blob-store';
-import { closeBrowser, launchBrowser } from './browser';
 import {
-  DENY_ALL_POLICY,
-  type SettleOptions,
-  SharedWorkerWatcher,
-  TabCapture,
-  type VisitResult,
-} from './capture';
+  type BrowserSession,
+  type CapturedPage,
+  type TabOptions,
+  withBrowserSession,
+} from './browser-session';
+import { DENY_ALL_POLICY, type SettleOptions } from './capture';
 import { discover, initialOrigin } from './discovery';
 import { Frontier } from './frontier';
 import { type CheckAddress, createTargetGuard } from './guard';
 import { HostScheduler } from './politeness';
-import { startProxy } from './proxy';
+import { type CrawlPhase, phaseProgress } from './progress';
+import { samplePages } from './sample';
 import {
   type CrawlJob,
   type CrawlState,
   crawlJobSchema,
+  crawlStateSchema,
   type FrontierItem,
   type ParsedCrawlJob,
 } from './state';
 import { isSameOrigin, normalizeUrl, originOf } from './url-normalize';
 
 export interface CrawlProgress {
+  /** What the crawl is doing: discovering, crawling the pages, or loading a sample again (stability). */
+  phase: CrawlPhase;
   /** The page being crawled (the last one started). */
   currentPage: string | null;
-  /** 0–99 while crawling: pages done of pages planned (never goes back). */
+  /** Overall percent of the analysis (see progress.ts), never going back. */
   progress: number;
   /** Pages planned: visited + queued, at most maxPages. */
   totalPages: number;
@@ -50,6 +53,10 @@ export interface RunCrawlOptions {
   checkAddress?: CheckAddress;
   /** Time kept free before the deadline for a page in progress (default: a page's worst case). */
   pageReserveMs?: number;
+  /** Act on every page after load, within this budget (ms); 0 turns interaction off. */
+  interactionBudgetMs?: number;
+  /** Load a sample of pages again to find inline code that changes per load (default on). */
+  rerender?: boolean;
 }
 
 export interface RunCrawlResult {
@@ -60,18 +67,22 @@ export interface RunCrawlResult {
   resumeAfterMs?: number;
 }
 
-/** Worst case of one page: navigation timeout + load wait + two idle waits + collection. */
-const PAGE_RESERVE_MS = 40_000;
-/** A tab is replaced after this many pages, so a leaky site cannot grow one renderer without bound. */
-const TAB_RECYCLE_PAGES = 60;
+/** Worst case of one page: navigation timeout + load wait + idle waits + acting + collection. */
+const PAGE_RESERVE_MS = 45_000;
 const CHECKPOINT_EVERY = 25;
+/** Stability check: at least this many pages, or this share of them, whichever is more… */
+const RERENDER_MIN_PAGES = 10;
+const RERENDER_SHARE = 0.2;
+/** …within this share of the time the crawl itself took (at least RERENDER_MIN_MS). */
+const RERENDER_TIME_SHARE = 0.35;
+const RERENDER_MIN_MS = 20_000;
 
 export function checkpointKey(analysisId: string): string {
   return `crawls/${analysisId}/state.json`;
 }
 
 export function initialCrawlState(job: ParsedCrawlJob, now = new Date()): CrawlState {
-  return {
+  return crawlStateSchema.parse({
     version: 1,
     origin: initialOrigin(job) ?? '',
     discovered: false,
@@ -85,7 +96,7 @@ export function initialCrawlState(job: ParsedCrawlJob, now = new Date()): CrawlS
     offSite: 0,
     runs: 0,
     startedAt: now.toISOString(),
-  };
+  });
 }
 
 /** The artifact policy generation reads (the crawl's product). */
@@ -94,6 +105,12 @@ export function crawlArtifact(state: CrawlState): CrawlArtifact {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Pages the stability check loads again: spread over the crawl, at least 10 or 20 %. */
+export function rerenderSample(state: CrawlState): string[] {
+  const pages = state.pages.filter((p) => p.status < 400 && !p.incomplete).map((p) => p.finalUrl);
+  return samplePages(pages, Math.max(RERENDER_MIN_PAGES, Math.ceil(pages.length * RERENDER_SHARE)));
+}
 
 function isHtml(contentType: string): boolean {
   return contentType === '' || /^(text\/html|application\/xhtml\+xml)/i.test(contentType.trim());
@@ -122,11 +139,17 @@ export async function runCrawl(
     if (!state.errors.includes(message)) state.errors.push(message);
   };
   let progressChain: Promise<void> = Promise.resolve();
-  const report = (currentPage: string | null, inFlight: number) => {
+  const report = (phase: CrawlPhase, currentPage: string | null, inFlight: number) => {
     const finished = state.pagesDone - inFlight;
     const planned = Math.max(1, frontier.planned);
-    state.progress = Math.max(state.progress, Math.min(99, Math.floor((finished / planned) * 100)));
+    let fraction = finished / planned;
+    if (phase === 'rerendering') {
+      const total = state.rerenders.length + (state.rerenderQueue?.length ?? 0);
+      fraction = total === 0 ? 1 : (state.rerenders.length - inFlight) / total;
+    } else if (phase === 'discovering') fraction = 0;
+    state.progress = Math.max(state.progress, phaseProgress(phase, fraction));
     const snapshot: CrawlProgress = {
+      phase,
       currentPage,
       progress: state.progress,
       totalPages: frontier.planned,
@@ -142,165 +165,235 @@ export async function runCrawl(
   };
 
   if (!state.discovered) {
-    await discover({ job, state, frontier, guard, scheduler, refusedHosts });
+    report('discovering', null, 0);
+    await discover({ job, state, frontier, guard, scheduler, refusedHosts, deadline: options.deadline });
     state.discovered = true;
-    report(null, 0);
+    report('crawling', null, 0);
   }
 
   const reserve = options.pageReserveMs ?? PAGE_RESERVE_MS;
-  const finishedCrawl = () => frontier.size === 0 || state.pagesDone >= job.maxPages;
+  const crawlFinished = () => frontier.size === 0 || state.pagesDone >= job.maxPages;
+  const rerenderOn = options.rerender ?? true;
+  const rerenderFinished = () =>
+    !rerenderOn || (state.rerenderQueue !== null && state.rerenderQueue.length === 0);
   let resumeAfterMs: number | undefined;
+  const tabOptions: TabOptions = {
+    siteOrigin: () => state.origin,
+    policy: DENY_ALL_POLICY,
+    settle: options.settle,
+    ...(options.interactionBudgetMs !== undefined
+      ? { interactionBudgetMs: options.interactionBudgetMs }
+      : {}),
+  };
 
-  if (!finishedCrawl() && Date.now() + reserve < options.deadline) {
-    const proxy = await startProxy({ guard });
-    try {
-      const browser = await launchBrowser({ proxyUrl: proxy.url, userAgent: job.userAgent });
-      try {
-        const sharedWorkers = await SharedWorkerWatcher.start(browser);
-        const openTab = () =>
-          TabCapture.open(browser, {
-            siteOrigin: () => state.origin,
-            policy: DENY_ALL_POLICY,
-            blocked: proxy.blocked,
-            sharedWorkers,
-            settle: options.settle,
-          });
-        let inFlight = 0;
-        let checkpointAt = state.pagesDone;
-        let checkpointing: Promise<void> = Promise.resolve();
-
-        const record = (item: FrontierItem, result: VisitResult) => {
-          for (const message of proxy.blocked.values()) addError(message);
-          if (result.error && result.status === 0) {
-            addError(result.error);
-            if (result.error.startsWith('Blocked request to ')) {
-              const host = new URL(item.key).host;
-              refusedHosts.add(host);
-              frontier.dropHost(host);
-            }
-            return;
-          }
-          const finalOrigin = originOf(result.finalUrl);
-          if (!isSameOrigin(result.finalUrl, state.origin)) {
-            addError(
-              `${item.url}: redirected to ${finalOrigin ?? result.finalUrl}, another site; not analysed`,
-            );
-            return;
-          }
-          if (normalizeUrl(result.finalUrl) !== item.key) {
-            // A redirect inside the site: its target is this page; do not visit it again.
-            const alreadyCaptured = state.pages.some(
-              (p) => normalizeUrl(p.finalUrl) === normalizeUrl(result.finalUrl),
-            );
-            frontier.markVisited(result.finalUrl);
-            if (alreadyCaptured) return;
-          }
-          if (!isHtml(result.contentType)) return;
-          state.pages.push({
-            url: item.url,
-            finalUrl: result.finalUrl,
-            status: result.status,
-            observations: result.observations,
-            ...(result.originalPolicy ? { originalPolicy: result.originalPolicy } : {}),
-          });
-          if (result.error) addError(result.error);
-          if (result.status >= 400) {
-            addError(`${item.url}: HTTP ${result.status}`);
-            return;
-          }
-          for (const link of result.links) frontier.add(link, 'link', item.depth + 1);
-        };
-
-        const worker = async () => {
-          let tab = await openTab();
-          let visits = 0;
-          try {
-            for (;;) {
-              if (state.pagesDone >= job.maxPages) return;
-              if (Date.now() + reserve >= options.deadline) return;
-              const item = frontier.take((host) => scheduler.readyIn(host) === 0);
-              if (!item) {
-                if (frontier.size === 0) {
-                  if (inFlight === 0) return;
-                  await sleep(20);
-                  continue;
-                }
-                // Every queued host is waiting for its crawl delay.
-                const hosts = new Set(state.frontier.map((i) => new URL(i.key).host));
-                const wait = Math.min(...[...hosts].map((h) => scheduler.readyIn(h)));
-                if (Date.now() + wait + reserve >= options.deadline) {
-                  resumeAfterMs = wait;
-                  return;
-                }
-                await sleep(Math.min(wait, 100));
-                continue;
-              }
-              scheduler.reserve(new URL(item.key).host);
-              state.pagesDone += 1;
-              inFlight += 1;
-              report(item.url, inFlight);
-              let result: VisitResult;
-              try {
-                result = await tab.visit(item.url);
-                if (result.tabBroken) {
-                  // A renderer crash is rarely the page's doing (Chromium occasionally kills a renderer
-                  // under load): one more try on a fresh tab before recording a failure.
-                  await tab.close();
-                  tab = await openTab();
-                  visits = 0;
-                  result = await tab.visit(item.url);
-                }
-              } finally {
-                inFlight -= 1;
-              }
-              record(item, result);
-              report(item.url, inFlight);
-              if (state.pagesDone - checkpointAt >= CHECKPOINT_EVERY && options.blobStore && job.analysisId) {
-                checkpointAt = state.pagesDone;
-                save();
-                const body = JSON.stringify(state);
-                const store = options.blobStore;
-                const key = checkpointKey(job.analysisId);
-                checkpointing = checkpointing
-                  .then(() => store.put(key, body, 'application/json'))
-                  .catch(() => {});
-              }
-              visits += 1;
-              if (result.tabBroken || visits >= TAB_RECYCLE_PAGES) {
-                await tab.close();
-                tab = await openTab();
-                visits = 0;
-              }
-            }
-          } finally {
-            await tab.close();
-          }
-        };
-
-        // 5 tabs: measured best on 2 cores (15.8 pages/s, 1.34 GB peak on the 500-page bench; 6 tabs pass 1.5 GB).
-        const concurrency = Math.max(1, Math.min(options.concurrency ?? 5, job.maxPages));
-        await Promise.all(Array.from({ length: concurrency }, () => worker()));
-        await checkpointing;
-        await sharedWorkers.close();
-      } finally {
-        await closeBrowser(browser);
-      }
-    } finally {
-      await proxy.close();
-    }
+  const needsBrowser = !crawlFinished() || !rerenderFinished();
+  if (needsBrowser && Date.now() + reserve < options.deadline) {
+    await withBrowserSession(
+      {
+        allowPrivateTargets: options.allowPrivateTargets,
+        checkAddress: options.checkAddress,
+        userAgent: job.userAgent,
+      },
+      async (session) => {
+        if (!crawlFinished()) {
+          resumeAfterMs = await crawlPages(session);
+        }
+        if (crawlFinished() && rerenderOn && resumeAfterMs === undefined) {
+          state.rerenderQueue ??= rerenderSample(state);
+          await rerenderPages(session);
+        }
+      },
+    );
   }
 
-  const done = finishedCrawl();
-  if (done) {
+  /** The crawl proper: tabs working through the frontier. Returns a wait when every host is delaying. */
+  async function crawlPages(session: BrowserSession): Promise<number | undefined> {
+    let resumeAfter: number | undefined;
+    let inFlight = 0;
+    let checkpointAt = state.pagesDone;
+    let checkpointing: Promise<void> = Promise.resolve();
+
+    const record = (item: FrontierItem, result: CapturedPage) => {
+      for (const message of session.proxy.blocked.values()) addError(message);
+      state.stats.interactionMs += result.interactionMs;
+      state.stats.writesAnswered += result.writes.length;
+      state.stats.navigationsBlocked += result.navigations.length;
+      if (result.error && result.status === 0) {
+        addError(result.error);
+        if (result.refused) {
+          const host = new URL(item.key).host;
+          refusedHosts.add(host);
+          frontier.dropHost(host);
+        }
+        return;
+      }
+      const finalOrigin = originOf(result.finalUrl);
+      if (!isSameOrigin(result.finalUrl, state.origin)) {
+        addError(`${item.url}: redirected to ${finalOrigin ?? result.finalUrl}, another site; not analysed`);
+        return;
+      }
+      if (normalizeUrl(result.finalUrl) !== item.key) {
+        // A redirect inside the site: its target is this page; do not visit it again.
+        const alreadyCaptured = state.pages.some(
+          (p) => normalizeUrl(p.finalUrl) === normalizeUrl(result.finalUrl),
+        );
+        frontier.markVisited(result.finalUrl);
+        if (alreadyCaptured) return;
+      }
+      if (!isHtml(result.contentType)) return;
+      state.pages.push({
+        url: item.url,
+        finalUrl: result.finalUrl,
+        status: result.status,
+        observations: result.observations,
+        ...(result.originalPolicy ? { originalPolicy: result.originalPolicy } : {}),
+        ...(result.incomplete ? { incomplete: result.incomplete } : {}),
+      });
+      if (result.error) addError(result.error);
+      if (result.status >= 400) {
+        addError(`${item.url}: HTTP ${result.status}`);
+        return;
+      }
+      // Links, and where acting on the page tried to go (blocked there, crawled here if same-site).
+      for (const link of [...result.links, ...result.navigations]) frontier.add(link, 'link', item.depth + 1);
+    };
+
+    const worker = async () => {
+      const tab = session.tabWorker(tabOptions);
+      try {
+        for (;;) {
+          if (state.pagesDone >= job.maxPages) return;
+          if (Date.now() + reserve >= options.deadline) return;
+          const item = frontier.take((host) => scheduler.readyIn(host) === 0);
+          if (!item) {
+            if (frontier.size === 0) {
+              if (inFlight === 0) return;
+              await sleep(20);
+              continue;
+            }
+            // Every queued host is waiting for its crawl delay.
+            const hosts = new Set(state.frontier.map((i) => new URL(i.key).host));
+            const wait = Math.min(...[...hosts].map((h) => scheduler.readyIn(h)));
+            if (Date.now() + wait + reserve >= options.deadline) {
+              resumeAfter = wait;
+              return;
+            }
+            await sleep(Math.min(wait, 100));
+            continue;
+          }
+          scheduler.reserve(new URL(item.key).host);
+          state.pagesDone += 1;
+          inFlight += 1;
+          report('crawling', item.url, inFlight);
+          let result: CapturedPage;
+          try {
+            result = await tab.visit(item.url);
+          } finally {
+            inFlight -= 1;
+          }
+          record(item, result);
+          report('crawling', item.url, inFlight);
+          if (state.pagesDone - checkpointAt >= CHECKPOINT_EVERY && options.blobStore && job.analysisId) {
+            checkpointAt = state.pagesDone;
+            save();
+            const body = JSON.stringify(state);
+            const store = options.blobStore;
+            const key = checkpointKey(job.analysisId);
+            checkpointing = checkpointing
+              .then(() => store.put(key, body, 'application/json'))
+              .catch(() => {});
+          }
+        }
+      } finally {
+        await tab.close();
+      }
+    };
+
+    // 5 tabs: measured best on 2 cores (see README's benchmark figures; 6 tabs pass 1.5 GB).
+    const concurrency = Math.max(1, Math.min(options.concurrency ?? 5, job.maxPages));
+    await Promise.all(Array.from({ length: concurrency }, () => worker()));
+    await checkpointing;
+    return resumeAfter;
+  }
+
+  /**
+   * The stability check: the sample loaded again in a fresh browser context (no cookies, cache or storage
+   * from the crawl), acted on the same way, keeping only its inline code. Bounded by time: it stops
+   * starting pages when its share of the crawl's time is used up, and before the run's deadline.
+   */
+  async function rerenderPages(session: BrowserSession): Promise<void> {
+    const queue = state.rerenderQueue ?? [];
+    if (queue.length === 0) return;
+    const crawlMs = Math.max(0, Date.now() - Date.parse(state.startedAt));
+    const stopAt = Math.min(
+      options.deadline - reserve,
+      Date.now() + Math.max(RERENDER_MIN_MS, crawlMs * RERENDER_TIME_SHARE),
+    );
+    const context = await session.freshContext();
+    let inFlight = 0;
+    try {
+      const worker = async () => {
+        const tab = session.tabWorker(tabOptions, context);
+        try {
+          for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
+            if (Date.now() >= stopAt) {
+              queue.unshift(url);
+              return;
+            }
+            inFlight += 1;
+            report('rerendering', url, inFlight);
+            const started = Date.now();
+            let result: CapturedPage;
+            try {
+              result = await tab.visit(url);
+            } finally {
+              inFlight -= 1;
+            }
+            state.stats.rerenderMs += Date.now() - started;
+            if (!(result.error && result.status === 0) && !result.incomplete) {
+              state.rerenders.push(rerenderOf(url, result));
+            }
+            report('rerendering', url, inFlight);
+          }
+        } finally {
+          await tab.close();
+        }
+      };
+      const concurrency = Math.max(1, Math.min(options.concurrency ?? 5, queue.length));
+      await Promise.all(Array.from({ length: concurrency }, () => worker()));
+    } finally {
+      await context.close().catch(() => {});
+    }
+    // Out of its time share (not of the run's): the rest of the sample is left, not carried over.
+    if (Date.now() >= stopAt && Date.now() + reserve < options.deadline) state.rerenderQueue = [];
+  }
+
+  const done = crawlFinished() && rerenderFinished();
+  if (crawlFinished()) {
     state.frontier = [];
-    if (state.offSite > 0) {
+    if (done && state.offSite > 0) {
       addError(
         `${state.offSite} listed URL(s) outside ${state.origin} were not crawled (only that origin is analysed).`,
       );
     }
   }
   save();
-  report(null, 0);
+  report(crawlFinished() && rerenderOn ? 'rerendering' : 'crawling', null, 0);
   await progressChain;
   return { state, done, ...(done || resumeAfterMs === undefined ? {} : { resumeAfterMs }) };
+}
+
+/** A re-render keeps the page's inline code only (the rest of the crawl already has it). */
+function rerenderOf(url: string, result: CapturedPage): Rerender {
+  const inline: Rerender['inline'] = [];
+  for (const o of result.observations) {
+    if (o.type !== 'inline') continue;
+    inline.push({
+      directive: o.directive,
+      hash: o.hash,
+      ...(o.sample !== undefined ? { sample: o.sample } : {}),
+      ...(o.shape !== undefined ? { shape: o.shape } : {}),
+    });
+  }
+  return { page: url, inline };
 }

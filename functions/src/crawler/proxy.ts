@@ -2,13 +2,37 @@
 // --proxy-server pointing here and with name resolution disabled, so this is the only place a crawl's
 // traffic leaves from: each request's host is resolved and checked by the guard, and the proxy connects to
 // the checked address. Redirects are new requests from the browser, so every hop is checked again.
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { BlockedTargetError, pinnedLookup, type TargetGuard } from './guard';
 
-/** Set on the proxy's own refusal responses, so the crawler can tell a refusal from a site's 403. */
-export const BLOCKED_HEADER = 'x-csp-crawler-blocked';
+/**
+ * Name of the header set on the proxy's own answers (refusals, unreachable hosts), so the crawler can tell
+ * them from a site's 403 or 502. Random per proxy: a crawled site that sends a header of that name cannot
+ * make its page look refused or unreachable in our analysis.
+ */
+function newSignalHeader(): string {
+  return `x-csp-crawler-${randomBytes(12).toString('hex')}`;
+}
+
+/** Node's connection error codes, in words a site owner recognises. */
+const CONNECT_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EPIPE: 'connection closed',
+};
+
+export function describeConnectError(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && CONNECT_ERRORS[code]) return CONNECT_ERRORS[code]!;
+  if (error instanceof Error && /timeout/i.test(error.message)) return 'connection timed out';
+  return 'could not connect';
+}
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -28,6 +52,10 @@ export interface CrawlProxy {
   readonly port: number;
   /** Refusals so far, by host, as the analysis shows them ("Blocked request to …: …"). */
   readonly blocked: Map<string, string>;
+  /** Hosts (host:port) the proxy could not reach, with why in words ("connection refused"). */
+  readonly unreachable: Map<string, string>;
+  /** Header name of the proxy's own answers (random per proxy; see newSignalHeader). */
+  readonly signalHeader: string;
   /** Requests the proxy forwarded (after the check), for tests and logs. */
   readonly forwarded: () => number;
   close(): Promise<void>;
@@ -57,6 +85,8 @@ export async function startProxy(options: {
   const { guard } = options;
   const timeoutMs = options.upstreamTimeoutMs ?? 30_000;
   const blocked = new Map<string, string>();
+  const unreachable = new Map<string, string>();
+  const signalHeader = newSignalHeader();
   const sockets = new Set<Duplex>();
   let forwarded = 0;
   // Keep-alive towards sites: the browser reuses its connection to us, we reuse ours to them.
@@ -88,13 +118,19 @@ export async function startProxy(options: {
     }
     // https goes through CONNECT; anything else (ftp:, file:, …) is never fetched.
     if (target.protocol !== 'http:') {
-      res.writeHead(400, { [BLOCKED_HEADER]: 'scheme' }).end('only http is proxied in absolute form');
+      res
+        .writeHead(400, {
+          [signalHeader]: encodeURIComponent(
+            `Blocked request to ${target.href}: only http and https are crawled`,
+          ),
+        })
+        .end('only http is proxied in absolute form');
       return;
     }
     const admitted = await admit(target.hostname);
     if (!admitted.ok) {
       res.writeHead(403, {
-        [BLOCKED_HEADER]: encodeURIComponent(admitted.message),
+        [signalHeader]: encodeURIComponent(admitted.message),
         'content-type': 'text/plain',
       });
       res.end(admitted.message);
@@ -118,8 +154,16 @@ export async function startProxy(options: {
     });
     upstream.on('timeout', () => upstream.destroy(new Error('upstream timeout')));
     upstream.on('error', (error) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(String(error.message));
-      else res.destroy();
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const words = describeConnectError(error);
+      unreachable.set(target.host, words);
+      const message = `${words} at ${target.href}`;
+      res
+        .writeHead(502, { 'content-type': 'text/plain', [signalHeader]: encodeURIComponent(message) })
+        .end(message);
     });
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
@@ -139,7 +183,7 @@ export async function startProxy(options: {
     const admitted = await admit(authority.host);
     if (!admitted.ok) {
       client.end(
-        `HTTP/1.1 403 Forbidden\r\n${BLOCKED_HEADER}: ${encodeURIComponent(admitted.message)}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+        `HTTP/1.1 403 Forbidden\r\n${signalHeader}: ${encodeURIComponent(admitted.message)}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
       );
       return;
     }
@@ -157,7 +201,11 @@ export async function startProxy(options: {
       sockets.delete(upstream);
       client.destroy();
     });
-    upstream.on('error', () => {
+    upstream.on('error', (error) => {
+      // Keyed like URL.host of an https URL (no :443), which is how the crawler looks it up.
+      const host = authority.host.includes(':') ? `[${authority.host}]` : authority.host;
+      const key = authority.port === 443 ? host : `${host}:${authority.port}`;
+      if (!opened) unreachable.set(key, describeConnectError(error));
       if (client.writable && !opened) {
         client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       } else client.destroy();
@@ -226,6 +274,8 @@ export async function startProxy(options: {
     url: `http://127.0.0.1:${port}`,
     port,
     blocked,
+    unreachable,
+    signalHeader,
     forwarded: () => forwarded,
     async close() {
       agent.destroy();

@@ -1,16 +1,20 @@
 // The crawl's job and its resumable state. The state is plain JSON (zod-checked when loaded), so a crawl
 // can stop before a Lambda deadline, be stored, and continue in another invocation where it left off.
-import { pageArtifactSchema } from '@csp/shared/csp/artifact';
+import { pageArtifactSchema, rerenderSchema } from '@csp/shared/csp/artifact';
+import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import { z } from 'zod';
 
+const { maxPages, crawlDelay } = CRAWL_LIMITS;
+
+/** What the crawler is asked to do: the API's crawl request (already validated there) and its analysis. */
 export const crawlJobSchema = z.object({
   /** The analysis this crawl belongs to (names checkpoints in the blob store). */
   analysisId: z.string().optional(),
   url: z.string().optional(),
-  urlList: z.array(z.string()).default([]),
+  urlList: z.array(z.string()).max(CRAWL_LIMITS.urlList.max).default([]),
   sitemapContent: z.string().optional(),
-  maxPages: z.number().int().min(1).max(500).default(50),
-  crawlDelay: z.number().int().min(0).max(5000).default(1000),
+  maxPages: z.number().int().min(maxPages.min).max(maxPages.max).default(maxPages.default),
+  crawlDelay: z.number().int().min(crawlDelay.min).max(crawlDelay.max).default(crawlDelay.default),
   userAgent: z.string().default(''),
 });
 export type CrawlJob = z.input<typeof crawlJobSchema>;
@@ -48,8 +52,22 @@ export const crawlStateSchema = z.object({
   /** Invocations that worked on this crawl (continuations + 1). */
   runs: z.number().int(),
   startedAt: z.string(),
+  /** Pages still to load a second time for the stability check (null until the crawl proper is done). */
+  rerenderQueue: z.array(z.string()).nullable().default(null),
+  /** Pages loaded a second time, with their inline code. */
+  rerenders: z.array(rerenderSchema).default([]),
+  /** What acting on pages did, and the time the extra phases took (ms, summed over tabs). */
+  stats: z
+    .object({
+      interactionMs: z.number().default(0),
+      rerenderMs: z.number().default(0),
+      writesAnswered: z.number().int().default(0),
+      navigationsBlocked: z.number().int().default(0),
+    })
+    .default({ interactionMs: 0, rerenderMs: 0, writesAnswered: 0, navigationsBlocked: 0 }),
 });
 export type CrawlState = z.infer<typeof crawlStateSchema>;
+export type CrawlStateInput = z.input<typeof crawlStateSchema>;
 
 export function parseCrawlState(value: unknown): CrawlState {
   return crawlStateSchema.parse(value);

@@ -1,16 +1,26 @@
 // Self-verification: a policy we hand out is one we have tried. A sample of the crawled pages is loaded
-// again with the generated policy served as report-only (the same Fetch interception as the crawl), and
-// every violation of it is counted.
-import { closeBrowser, launchBrowser } from './browser';
-import { type SettleOptions, SharedWorkerWatcher, TabCapture } from './capture';
-import { type CheckAddress, createTargetGuard } from './guard';
-import { startProxy } from './proxy';
+// again with the generated policy served as report-only (the same Fetch interception as the crawl) and
+// acted on the same way as in the crawl, and every violation of it is counted. The pages that saw
+// violations come back with what they loaded, so the analysis can refine the policy once and try again.
+import type { Observation } from '@csp/shared/csp/artifact';
+import type { BlockedItem } from '@csp/shared/schemas/analysis';
+import { type BrowserSessionOptions, withBrowserSession } from './browser-session';
+import type { SettleOptions } from './capture';
+import type { CheckAddress } from './guard';
+import { samplePages } from './sample';
 
 export interface Verification {
   pagesChecked: number;
+  /** Distinct violations seen. */
   violations: number;
   /** A few violations, readable: "script-src-elem https://cdn.example/x.js on https://site/page". */
   samples: string[];
+  /** Every distinct violation, structured (what, where). */
+  blocked: BlockedItem[];
+  /** Pages that saw violations, with everything they loaded and ran (for one refinement round). */
+  pagesWithViolations: { url: string; observations: Observation[] }[];
+  /** Sampled pages that could not be checked (failed to load, or the capture did not finish). */
+  unchecked: string[];
 }
 
 export interface VerifyOptions {
@@ -28,17 +38,14 @@ export interface VerifyOptions {
   checkAddress?: CheckAddress;
   /** Stop starting pages after this epoch ms (the Lambda deadline). */
   deadline?: number;
+  /** As in the crawl: act on each page after load (ms of budget; 0 turns it off). */
+  interactionBudgetMs?: number;
+  /** Called after each page (progress). */
+  onPage?: (checked: number, total: number) => void | Promise<void>;
 }
 
 const MAX_SAMPLES = 20;
-
-/** `count` pages spread over the crawl (first page first), or all of them. */
-export function samplePages(pages: readonly string[], count = 10): string[] {
-  const unique = [...new Set(pages)];
-  if (unique.length <= count) return unique;
-  const step = unique.length / count;
-  return Array.from({ length: count }, (_, i) => unique[Math.floor(i * step)]!);
-}
+const MAX_BLOCKED = 100;
 
 /**
  * The policy as the verification serves it: reporting directives dropped, so trying a policy does not send
@@ -54,56 +61,75 @@ export function policyForVerification(policy: string): string {
 
 export async function verifyPolicy(options: VerifyOptions): Promise<Verification> {
   const pages = samplePages(options.pages, options.sampleSize ?? 10);
-  if (pages.length === 0) return { pagesChecked: 0, violations: 0, samples: [] };
+  const result: Verification = {
+    pagesChecked: 0,
+    violations: 0,
+    samples: [],
+    blocked: [],
+    pagesWithViolations: [],
+    unchecked: [],
+  };
+  if (pages.length === 0) return result;
   const policy = policyForVerification(options.policy);
-  const guard = createTargetGuard({
-    allowPrivateTargets: options.allowPrivateTargets,
-    check: options.checkAddress,
-  });
-  const proxy = await startProxy({ guard });
   const seen = new Set<string>();
-  const samples: string[] = [];
-  let pagesChecked = 0;
-  try {
-    const browser = await launchBrowser({ proxyUrl: proxy.url, userAgent: options.userAgent });
-    try {
-      const sharedWorkers = await SharedWorkerWatcher.start(browser);
-      const queue = [...pages];
-      const worker = async () => {
-        const tab = await TabCapture.open(browser, {
-          siteOrigin: () => options.siteOrigin,
-          policy,
-          blocked: proxy.blocked,
-          sharedWorkers,
-          settle: options.settle,
-        });
-        try {
-          for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
-            if (options.deadline !== undefined && Date.now() > options.deadline) return;
-            const result = await tab.visit(url);
-            if (result.error && result.status === 0) continue;
-            pagesChecked += 1;
-            for (const v of result.violations) {
-              if (v.k !== 'violation') continue;
-              const text = `${v.directive} ${v.blocked}${v.sample ? ` "${v.sample}"` : ''} on ${url}`;
-              if (seen.has(text)) continue;
-              seen.add(text);
-              if (samples.length < MAX_SAMPLES) samples.push(text);
+  const session: BrowserSessionOptions = {
+    allowPrivateTargets: options.allowPrivateTargets,
+    checkAddress: options.checkAddress,
+    userAgent: options.userAgent,
+  };
+  await withBrowserSession(session, async (browser) => {
+    const queue = [...pages];
+    let done = 0;
+    const worker = async () => {
+      const tab = browser.tabWorker({
+        siteOrigin: () => options.siteOrigin,
+        policy,
+        settle: options.settle,
+        ...(options.interactionBudgetMs !== undefined
+          ? { interactionBudgetMs: options.interactionBudgetMs }
+          : {}),
+      });
+      try {
+        for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
+          if (options.deadline !== undefined && Date.now() > options.deadline) {
+            result.unchecked.push(url, ...queue.splice(0));
+            return;
+          }
+          const visit = await tab.visit(url);
+          done += 1;
+          await options.onPage?.(done, pages.length);
+          if ((visit.error && visit.status === 0) || visit.incomplete) {
+            // Counting a page we could not really try as "0 violations" would overstate the policy.
+            result.unchecked.push(url);
+            if (visit.error && visit.status === 0) continue;
+          } else result.pagesChecked += 1;
+          let sawViolation = false;
+          for (const v of visit.violations) {
+            if (v.k !== 'violation') continue;
+            const text = `${v.directive} ${v.blocked}${v.sample ? ` "${v.sample}"` : ''} on ${url}`;
+            if (seen.has(text)) continue;
+            seen.add(text);
+            sawViolation = true;
+            if (result.samples.length < MAX_SAMPLES) result.samples.push(text);
+            if (result.blocked.length < MAX_BLOCKED) {
+              result.blocked.push({
+                directive: v.directive,
+                blocked: v.blocked || 'inline',
+                page: url,
+                ...(v.sample ? { sample: v.sample } : {}),
+              });
             }
           }
-        } finally {
-          await tab.close();
+          if (sawViolation) result.pagesWithViolations.push({ url, observations: visit.observations });
         }
-      };
-      await Promise.all(
-        Array.from({ length: Math.min(options.concurrency ?? 4, pages.length) }, () => worker()),
-      );
-      await sharedWorkers.close();
-    } finally {
-      await closeBrowser(browser);
-    }
-  } finally {
-    await proxy.close();
-  }
-  return { pagesChecked, violations: seen.size, samples };
+      } finally {
+        await tab.close();
+      }
+    };
+    await Promise.all(
+      Array.from({ length: Math.min(options.concurrency ?? 4, pages.length) }, () => worker()),
+    );
+  });
+  result.violations = seen.size;
+  return result;
 }

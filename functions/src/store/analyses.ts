@@ -2,7 +2,16 @@
 // lease (runId + leaseUntil), so a message delivered twice does not crawl twice and a crashed run can be
 // taken over once its lease has lapsed.
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Analysis, CrawlRequest, CspRules, ResourceStats } from '@csp/shared/schemas/analysis';
+import type { PolicyFinding } from '@csp/shared/csp/finding';
+import type {
+  Analysis,
+  AnalysisStage,
+  CaptureSummary,
+  CrawlRequest,
+  CspRules,
+  PolicyBudget,
+  ResourceStats,
+} from '@csp/shared/schemas/analysis';
 import { type Db, isConditionFailure, nowIso } from './db';
 import { newId } from './ids';
 import { analysisIndexes, analysisKey, domainAnalysesPartition, userAnalysesPartition } from './keys';
@@ -17,6 +26,8 @@ export interface AnalysisRecord extends Analysis {
   runs: number;
   /** Why the last run gave up, for the dead-letter message. */
   lastError?: string;
+  /** Waiting for a slot (stage 'queued'): a run will look again before this (epoch ms). */
+  queuedUntil?: number | null;
 }
 
 const INTERNAL = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'];
@@ -29,7 +40,15 @@ function fromItem(item: Record<string, unknown>): AnalysisRecord {
 
 /** What the API shows: the analysis without the crawler's bookkeeping. */
 export function toAnalysis(r: AnalysisRecord): Analysis {
-  const { crawlRequest: _c, runId: _r, leaseUntil: _l, runs: _n, lastError: _e, ...rest } = r;
+  const {
+    crawlRequest: _c,
+    runId: _r,
+    leaseUntil: _l,
+    runs: _n,
+    lastError: _e,
+    queuedUntil: _q,
+    ...rest
+  } = r;
   return { ...rest, startedAt: rest.startedAt ?? null };
 }
 
@@ -136,6 +155,8 @@ export async function claimAnalysis(
 }
 
 export interface ProgressUpdate {
+  /** The phase the run is in (shown as the analysis' stage). */
+  stage?: AnalysisStage;
   progress: number;
   currentPage: string | null;
   totalPages: number;
@@ -157,6 +178,10 @@ export async function updateProgress(db: Db, id: string, runId: string, p: Progr
     sets.push('leaseUntil = :l');
     values[':l'] = p.leaseUntil;
   }
+  if (p.stage !== undefined) {
+    sets.push('stage = :stage');
+    values[':stage'] = p.stage;
+  }
   return conditionalUpdate(db, id, `SET ${sets.join(', ')}`, values);
 }
 
@@ -167,6 +192,10 @@ export interface AnalysisResult {
   errors: string[];
   totalPages: number;
   verification?: Analysis['verification'];
+  findings?: PolicyFinding[];
+  capture?: CaptureSummary | null;
+  budget?: PolicyBudget | null;
+  needsAttention?: boolean;
 }
 
 export async function completeAnalysis(
@@ -179,7 +208,8 @@ export async function completeAnalysis(
     db,
     id,
     'SET #s = :completed, progress = :hundred, cspRules = :rules, strictCspRules = :strict, resourceStats = :stats, ' +
-      'errors = :errors, totalPages = :t, verification = :v, completedAt = :now, currentPage = :none, leaseUntil = :none',
+      'errors = :errors, totalPages = :t, verification = :v, completedAt = :now, currentPage = :none, leaseUntil = :none, ' +
+      'findings = :findings, capture = :capture, budget = :budget, needsAttention = :attention, stage = :none',
     {
       ':completed': 'completed',
       ':hundred': 100,
@@ -189,6 +219,10 @@ export async function completeAnalysis(
       ':errors': r.errors,
       ':t': r.totalPages,
       ':v': r.verification ?? null,
+      ':findings': r.findings ?? [],
+      ':capture': r.capture ?? null,
+      ':budget': r.budget ?? null,
+      ':attention': r.needsAttention ?? false,
       ':now': nowIso(),
       ':none': null,
       ':run': runId,
@@ -208,7 +242,7 @@ export async function failAnalysis(
   errors: string[],
 ): Promise<boolean> {
   const expr =
-    'SET #s = :failed, errors = list_append(if_not_exists(errors, :empty), :errors), completedAt = :now, leaseUntil = :none';
+    'SET #s = :failed, errors = list_append(if_not_exists(errors, :empty), :errors), completedAt = :now, leaseUntil = :none, stage = :none';
   const values = { ':failed': 'failed', ':errors': errors, ':empty': [], ':now': nowIso(), ':none': null };
   if (runId) return conditionalUpdate(db, id, expr, { ...values, ':run': runId, ':running': 'running' });
   try {
@@ -255,7 +289,11 @@ export const STALE_PENDING_MS = 60 * 60 * 1000;
 
 export function isStale(a: AnalysisRecord, now = Date.now()): boolean {
   if (a.status === 'running') return (a.leaseUntil ?? 0) + STALE_AFTER_LEASE_MS < now;
-  if (a.status === 'pending') return Date.parse(a.createdAt) + STALE_PENDING_MS < now;
+  if (a.status === 'pending') {
+    // Waiting for a slot is not lost while a run keeps looking (each look pushes queuedUntil on).
+    if (a.queuedUntil) return a.queuedUntil + STALE_AFTER_LEASE_MS < now;
+    return Date.parse(a.createdAt) + STALE_PENDING_MS < now;
+  }
   return false;
 }
 
@@ -300,6 +338,31 @@ export async function releaseAnalysis(
       ':run': runId,
       ':running': 'running',
       ...(lastError ? { ':e': lastError.slice(0, 1000) } : {}),
+    },
+  );
+}
+
+/**
+ * The run gives the analysis back to wait for one of its user's slots: pending again, stage 'queued', and
+ * a time by which a run looks again (the re-sent message's delay plus a margin).
+ */
+export async function queueAnalysis(
+  db: Db,
+  id: string,
+  runId: string,
+  lookAgainBy: number,
+): Promise<boolean> {
+  return conditionalUpdate(
+    db,
+    id,
+    'SET #s = :pending, stage = :queued, runId = :none, leaseUntil = :none, queuedUntil = :until',
+    {
+      ':pending': 'pending',
+      ':queued': 'queued',
+      ':none': null,
+      ':until': lookAgainBy,
+      ':run': runId,
+      ':running': 'running',
     },
   );
 }

@@ -1,0 +1,129 @@
+// What the crawler does to a page after it loaded and scrolled: act on it as a visitor would, so resources
+// that appear only after a click, a hover or a choice are captured too (a document viewer's sidebar
+// thumbnails, a menu's icon font, a tab's chart library). Runs in the page as one script, within a time
+// budget. Safety lives in two places: here (never a link, a submit button or a button whose label
+// sounds destructive; dialogs answered "cancel"; window.open and form submission swallowed) and in the
+// capture (every main-frame navigation is blocked and every request other than GET/HEAD is answered by the
+// crawler, never sent) — so a crawl cannot delete, like or order anything whatever the page's code does.
+import { z } from 'zod';
+
+/**
+ * Time a page may take to be acted on. Most pages need a fraction of it (the script stops when every
+ * candidate was tried); it is generous so that a busy machine does not act on fewer controls — a budget
+ * that runs out is reported (the capture is retried with more time), never silently cut short.
+ */
+export const DEFAULT_INTERACTION_BUDGET_MS = 4_000;
+/** Hovers per page at most: menus and tooltips show on the first few; a long link list adds nothing. */
+export const MAX_HOVERS = 30;
+/** Actions per page at most: the budget bounds time, this bounds pages with thousands of controls. */
+export const MAX_ACTIONS = 80;
+
+export const interactionResultSchema = z.object({
+  actions: z.number().int(),
+  /** The time budget ran out before every candidate was tried (MAX_ACTIONS reached is not that). */
+  exhausted: z.boolean(),
+  /** URLs the page tried to open in a new window (window.open), swallowed. */
+  opened: z.array(z.string()),
+});
+export type InteractionResult = z.infer<typeof interactionResultSchema>;
+
+/**
+ * Labels of controls the crawler never presses, even with writes answered by the crawler: a GET that
+ * deletes or signs out exists on real sites.
+ */
+const DESTRUCTIVE_LABEL = String.raw`\b(delete|remove|destroy|erase|log ?out|sign ?out|unsubscribe|cancel (my )?(account|subscription)|buy|order|pay|checkout|purchase|confirm|submit|send|post|publish|like|follow|vote|report)\b`;
+
+/** The in-page script (plain ES2017 in a string: it runs in the page, not in Node). Resolves to an InteractionResult. */
+export function interactionSource(budgetMs: number, maxActions = MAX_ACTIONS): string {
+  return `(async function () {
+  var deadline = Date.now() + ${Math.max(0, Math.floor(budgetMs))};
+  var maxActions = ${Math.max(0, Math.floor(maxActions))};
+  var hoversLeft = ${MAX_HOVERS};
+  var destructive = new RegExp(${JSON.stringify(DESTRUCTIVE_LABEL)}, 'i');
+  var opened = [];
+  var actions = 0;
+  // Dialogs would block the page's thread (and this script): answer them as a cautious visitor would.
+  try { window.alert = function () {}; window.confirm = function () { return false; }; window.prompt = function () { return null; }; } catch (e) {}
+  try { window.open = function (u) { if (u) { try { opened.push(String(new URL(String(u), document.baseURI))); } catch (e) {} } return null; }; } catch (e) {}
+  // Never submit: a click on a control inside a form must not send it (the capture blocks it as well).
+  document.addEventListener('submit', function (e) { e.preventDefault(); }, true);
+  var tick = function () { return new Promise(function (r) { setTimeout(r, 0); }); };
+  function label(el) {
+    return ((el.getAttribute('aria-label') || '') + ' ' + (el.getAttribute('title') || '') + ' ' + (el.textContent || '') + ' ' + (el.value && typeof el.value === 'string' ? el.value : '')).slice(0, 200);
+  }
+  function isSafe(el) {
+    if (!el || !el.isConnected || el.closest('[hidden],[inert]')) return false;
+    if (destructive.test(label(el))) return false;
+    var tag = el.localName;
+    if (tag === 'a') {
+      var href = el.getAttribute('href');
+      // Toggles written as links: no href, '#', '#id' (in-page) or javascript: (inline code we capture anyway).
+      return href === null || href === '' || href.charAt(0) === '#' || /^\\s*javascript:/i.test(href);
+    }
+    if (tag === 'input') return /^(button|checkbox|radio)$/i.test(el.type);
+    if (tag === 'button') {
+      var type = (el.getAttribute('type') || '').toLowerCase();
+      if (type === 'submit' || type === 'reset') return false;
+      // A button without type inside a form is a submit button.
+      if (type !== 'button' && el.form) return false;
+    }
+    return !el.disabled;
+  }
+  var done = new Set();
+  async function act(el, how) {
+    if (actions >= maxActions || Date.now() > deadline || done.has(el) || !isSafe(el)) return;
+    done.add(el);
+    actions++;
+    try { how(el); } catch (e) {}
+    await tick();
+  }
+  var click = function (el) { el.click(); };
+  var hover = function (el) {
+    var opts = { bubbles: true, cancelable: true, view: window };
+    el.dispatchEvent(new PointerEvent('pointerover', opts));
+    el.dispatchEvent(new MouseEvent('mouseover', opts));
+    el.dispatchEvent(new MouseEvent('mouseenter', { bubbles: false, view: window }));
+    if (typeof el.focus === 'function') el.focus({ preventScroll: true });
+    el.dispatchEvent(new MouseEvent('mouseout', opts));
+    el.dispatchEvent(new MouseEvent('mouseleave', { bubbles: false, view: window }));
+  };
+  var choose = function (el) {
+    if (el.options.length < 2) return;
+    el.selectedIndex = (el.selectedIndex + 1) % el.options.length;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  };
+  function all(selector) { return Array.prototype.slice.call(document.querySelectorAll(selector)); }
+  // Most revealing first: disclosures and tabs open hidden content; choices load dependent content; then
+  // any other same-page control; hover and focus last (menus, tooltips).
+  var steps = [
+    ['details:not([open]) > summary', click],
+    ['[aria-expanded="false"]', click],
+    ['[role="tab"]:not([aria-selected="true"])', click],
+    ['[aria-haspopup]:not([aria-expanded]), [data-toggle], [data-bs-toggle]', click],
+    ['select:not([multiple]):not([disabled])', choose],
+    ['button, [role="button"], input[type="button"], input[type="checkbox"], input[type="radio"], [onclick]', click],
+    ['[role="menuitem"], [onmouseover], [onmouseenter], [onfocus], nav a, [title], button, input', hover],
+  ];
+  for (var s = 0; s < steps.length; s++) {
+    var list = all(steps[s][0]);
+    for (var i = 0; i < list.length; i++) {
+      if (actions >= maxActions) return { actions: actions, exhausted: false, opened: opened };
+      if (Date.now() > deadline) return { actions: actions, exhausted: true, opened: opened };
+      var el = list[i];
+      if (steps[s][1] === hover) {
+        if (hoversLeft <= 0) break;
+        // Hovering is harmless even on a real link (nothing is followed).
+        if (el.localName !== 'a' && !isSafe(el)) continue;
+        hoversLeft--;
+        actions++;
+        try { hover(el); } catch (e) {}
+        await tick();
+        continue;
+      }
+      await act(el, steps[s][1]);
+    }
+  }
+  return { actions: actions, exhausted: false, opened: opened };
+})()`;
+}
