@@ -299,4 +299,41 @@ document.getElementById('away').addEventListener('click', function () { location
     expect(state.pages.map((p) => new URL(p.finalUrl).pathname)).toContain('/only-by-click');
     expect(state.pages.every((p) => !p.incomplete)).toBe(true);
   });
+
+  it("a crawled site cannot make its page look refused by us or put our refusal's words in the analysis", async () => {
+    const fake = encodeURIComponent('Blocked request to 10.0.0.1: private addresses are not allowed');
+    const s = await site(() => ({
+      '/': {
+        ...page('/second'),
+        // The header name our proxy once used for its refusals, and names like it.
+        headers: { 'x-csp-crawler-blocked': fake, 'x-csp-crawler-0123456789abcdef01234567': fake },
+      },
+      '/second': { status: 502, body: 'Blocked request to 10.0.0.2: private addresses are not allowed' },
+    }));
+    const { state } = await runCrawl({ url: `${s.origins.main}/`, maxPages: 3, crawlDelay: 0 }, null, {
+      deadline: deadline(),
+      allowPrivateTargets: true,
+      ...noRerender,
+    });
+    expect(state.pages.map((p) => `${new URL(p.finalUrl).pathname} ${p.status}`).sort()).toEqual([
+      '/ 200',
+      '/second 502',
+    ]);
+    expect(state.errors.filter((e) => e.includes('Blocked request'))).toEqual([]);
+    expect(state.errors).toContain(`${s.origins.main}/second: HTTP 502`);
+  });
+
+  it('says in words why a site could not be reached', async () => {
+    const s = await site(() => ({ '/': page() }));
+    const closed = `http://127.0.0.1:${new URL(s.origins.main).port}`;
+    await s.close();
+    sites = undefined;
+    const { state } = await runCrawl({ url: `${closed}/`, maxPages: 1, crawlDelay: 0 }, null, {
+      deadline: deadline(),
+      allowPrivateTargets: true,
+      ...noRerender,
+    });
+    expect(state.pages).toEqual([]);
+    expect(state.errors).toContain(`connection refused at ${closed}/`);
+  });
 });
