@@ -9,6 +9,7 @@ import { getAnalysis } from '@csp/functions/src/store/analyses';
 import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
 import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import { exportPolicy, serializePolicy } from '@csp/shared/csp/serialize';
+import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import type { Domain } from '@csp/shared/schemas/domain';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -179,7 +180,13 @@ describe('domain screen', () => {
     expect(list).toHaveLength(1);
     expect(list[0]!.url).toBe('https://app.example.com');
     const record = await getAnalysis(server.deps.db, list[0]!.id);
-    expect(record?.crawlRequest).toMatchObject({ maxPages: 50, crawlDelay: 1000, urlList: [] });
+    expect(record?.crawlRequest).toMatchObject({
+      maxPages: CRAWL_LIMITS.maxPages.default,
+      crawlDelay: CRAWL_LIMITS.crawlDelay.default,
+      urlList: [],
+      headerBudget: CRAWL_LIMITS.headerBudget.default,
+      policyTarget: 'header',
+    });
     // The overview counts the scan.
     await page.waitForFunction(
       () => document.querySelector('[data-testid="domain-overview"] dd')?.textContent === '1',
@@ -187,19 +194,38 @@ describe('domain screen', () => {
   });
 
   it("'Advanced Settings' validates with the crawl request schema and sends the settings", async () => {
+    const { maxPages, crawlDelay, headerBudget } = CRAWL_LIMITS;
     const domain = await createDomain('Docs', 'https://docs.example.com');
     await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
     await clickText(page, 'button', 'Advanced Settings');
     await page.waitForSelector('form[aria-label="Advanced settings"]');
+    // The bounds and the default come from CRAWL_LIMITS.
+    expect(await page.$eval('input[name="headerBudget"]', (i) => [i.value, i.min, i.max])).toEqual([
+      String(headerBudget.default),
+      String(headerBudget.min),
+      String(headerBudget.max),
+    ]);
+    expect(await page.$eval('input[name="maxPages"]', (i) => [i.min, i.max])).toEqual([
+      String(maxPages.min),
+      String(maxPages.max),
+    ]);
     await fill(page, 'input[name="maxPages"]', '0');
-    await fill(page, 'input[name="crawlDelay"]', '9000');
+    await fill(page, 'input[name="crawlDelay"]', String(crawlDelay.max + 1));
+    await fill(page, 'input[name="headerBudget"]', String(headerBudget.max + 1));
     await page.type('textarea[name="urlList"]', 'not a url');
     await clickText(page, 'button', 'Start Analysis');
     let all = await text();
-    expect(all).toContain('maxPages must be between 1 and 500');
-    expect(all).toContain('crawlDelay must be between 0 and 5000 ms');
+    expect(all).toContain(`maxPages must be between ${maxPages.min} and ${maxPages.max}`);
+    expect(all).toContain(`crawlDelay must be between ${crawlDelay.min} and ${crawlDelay.max} ms`);
+    expect(all).toContain(`headerBudget must be between ${headerBudget.min} and ${headerBudget.max} bytes`);
     expect(all).toContain('Every URL in the list must be a valid http(s) URL');
+    expect(await page.$eval('input[name="headerBudget"]', (i) => i.getAttribute('aria-invalid'))).toBe(
+      'true',
+    );
 
+    await fill(page, 'input[name="headerBudget"]', '8192');
+    await clickText(page, 'span', 'CloudFront response-headers policy');
+    expect(await text()).toContain('1,783-character cap');
     await fill(page, 'input[name="maxPages"]', '5');
     await fill(page, 'input[name="crawlDelay"]', '0');
     await page.type('input[name="userAgent"]', 'AcmeBot/2.0');
@@ -230,6 +256,8 @@ describe('domain screen', () => {
       maxPages: 5,
       crawlDelay: 0,
       userAgent: 'AcmeBot/2.0',
+      headerBudget: 8192,
+      policyTarget: 'cloudfront',
     });
   });
 
@@ -425,6 +453,16 @@ describe('standalone generator', () => {
     await page.type('input[name="url"]', 'https://www.example.org');
     await clickText(page, 'button', 'Advanced Options');
     await fill(page, 'input[name="maxPages"]', '3');
+    // An out-of-range budget shows the schema's message and sends nothing.
+    await fill(page, 'input[name="headerBudget"]', '100');
+    await clickText(page, 'button', 'Analyze');
+    await page.waitForSelector('#analyze-header-budget-error');
+    expect(await page.$eval('#analyze-header-budget-error', (p) => p.textContent)).toBe(
+      `headerBudget must be between ${CRAWL_LIMITS.headerBudget.min} and ${CRAWL_LIMITS.headerBudget.max} bytes`,
+    );
+    expect(await page.evaluate(() => location.search)).toBe('');
+    await fill(page, 'input[name="headerBudget"]', '6000');
+    await clickText(page, 'span', 'CloudFront response-headers policy');
     await clickText(page, 'button', 'Analyze');
     await page.waitForSelector('[data-testid="analysis-progress"]');
     const id = await page.evaluate(() => new URL(location.href).searchParams.get('analysis'));
@@ -447,7 +485,9 @@ describe('standalone generator', () => {
     expect(record?.crawlRequest).toMatchObject({
       url: 'https://www.example.org',
       maxPages: 3,
-      crawlDelay: 1000,
+      crawlDelay: CRAWL_LIMITS.crawlDelay.default,
+      headerBudget: 6000,
+      policyTarget: 'cloudfront',
     });
   });
 
@@ -515,7 +555,8 @@ describe('standalone generator', () => {
 
     await clickText(page, 'button', 'Start New Analysis');
     await page.waitForFunction(() => !location.search);
-    expect(await page.$('[data-testid="policy-card"]')).toBeNull();
+    // React re-renders after the URL changes: wait for the card to go rather than look at once.
+    await page.waitForFunction(() => !document.querySelector('[data-testid="policy-card"]'));
   });
 
   it("shows a failed analysis with its errors; 'Start New Analysis' clears it", async () => {

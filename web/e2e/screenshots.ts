@@ -1,4 +1,4 @@
-// Screenshots of every screen at desktop (1280x800) and phone (390x844) widths, for looking at the UI.
+// Screenshots of every screen at desktop (1440x900) and phone (390x844) widths, for looking at the UI.
 // Usage: npx tsx web/e2e/screenshots.ts <base url of a running product | --local> [output dir]
 // It registers a throw-away account and adds a few domains to it. With --local (the default) it starts the
 // product in-process on a DynamoDB Local of its own, with a crawl handler that does nothing, and also writes
@@ -10,10 +10,19 @@ import type { Page } from 'puppeteer-core';
 import { newAccount, registerAccount } from './accounts';
 import { launchBrowser } from './browser';
 import { clickText } from './harness';
-import { seedCompleted, seedFailed, seedRunning } from './seed';
+import {
+  CAPTURE,
+  FINDINGS,
+  HEADER_BUDGET,
+  REMAINING_VERIFICATION,
+  seedCompleted,
+  seedFailed,
+  seedQueued,
+  seedRunning,
+} from './seed';
 
 const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'desktop', width: 1440, height: 900 },
   { name: 'phone', width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
 ] as const;
 
@@ -168,8 +177,14 @@ async function analysisScreens(
   await shot('analysis-strict');
   await open(page, `${baseUrl}/analysis/${s.violations}`, '[data-testid="verification"]');
   await shot('analysis-violations', false);
+  await open(page, `${baseUrl}/analysis/${s.attention}`, '[data-testid="crawl-coverage"]');
+  await shot('analysis-attention');
   await open(page, `${baseUrl}/analysis/${s.running}`, '[data-testid="analysis-progress"]');
   await shot('analysis-running');
+  await open(page, `${baseUrl}/analysis/${s.verifying}`, '[data-testid="analysis-progress"]');
+  await shot('analysis-verifying', false);
+  await open(page, `${baseUrl}/analysis/${s.queued}`, '[data-testid="analysis-progress"]');
+  await shot('analysis-queued', false);
   await open(page, `${baseUrl}/analysis/${s.failed}`, '[data-testid="analysis-failed"]');
   await shot('analysis-failed');
   await open(page, `${baseUrl}/analysis/not-an-analysis`, 'h1');
@@ -217,7 +232,10 @@ interface Seeded {
   emptyDomainId: string;
   completed: string;
   violations: string;
+  attention: string;
   running: string;
+  verifying: string;
+  queued: string;
   failed: string;
   standaloneRunning: string;
   standaloneCompleted: string;
@@ -273,8 +291,24 @@ async function seed(page: Page, baseUrl: string, db: Db | null): Promise<Seeded 
       ],
     },
   });
+  const insights = {
+    capture: CAPTURE,
+    findings: FINDINGS,
+    budget: HEADER_BUDGET,
+    verification: REMAINING_VERIFICATION,
+    needsAttention: true,
+  };
+  const attention = await seedCompleted(db, site, insights);
+  const verifying = await seedRunning(db, site, {
+    stage: 'verifying',
+    progress: 93,
+    currentPage: 'https://www.example.com/pricing',
+    totalPages: 37,
+  });
+  const queued = await seedQueued(db, standalone);
   const running = await seedRunning(db, site, {
-    progress: 58,
+    stage: 'crawling',
+    progress: 41,
     currentPage: 'https://www.example.com/products/enterprise-security-suite',
     totalPages: 37,
   });
@@ -283,14 +317,18 @@ async function seed(page: Page, baseUrl: string, db: Db | null): Promise<Seeded 
     emptyDomainId: created[1]!.id,
     completed,
     violations,
+    attention,
     running,
+    verifying,
+    queued,
     failed,
     standaloneRunning: await seedRunning(db, standalone, {
-      progress: 31,
+      stage: 'rerendering',
+      progress: 84,
       currentPage: 'https://shop.example.org/collections/new',
       totalPages: 12,
     }),
-    standaloneCompleted: await seedCompleted(db, standalone),
+    standaloneCompleted: await seedCompleted(db, standalone, insights),
     standaloneFailed: await seedFailed(db, standalone, failedErrors.slice(0, 1)),
   };
 }

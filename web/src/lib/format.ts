@@ -54,3 +54,18 @@ export function durationBetween(start: string | null | undefined, end: string | 
   const to = parse(end);
   return from && to ? formatDuration(to.getTime() - from.getTime()) : null;
 }
+
+/** "1 page", "12 pages": the count formatted, with the singular or plural noun. */
+export function countOf(value: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(value)} ${value === 1 ? singular : plural}`;
+}
+
+/** The path (and query) of a URL, as pages of one site are told apart; the text itself when it is not one. */
+export function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}

@@ -5,12 +5,13 @@ import { Link } from 'react-router-dom';
 import { buttonVariants } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { formatCount } from '@/lib/format';
-import { ANALYSIS_STAGES, displayProgress, progressStatusText, stageIndex } from '../utils/progress';
+import { useAnalysisProgress } from '../hooks/use-analysis-progress';
 import { AnalysisStatusBadge } from './analysis-status-badge';
 
 export function ActiveAnalysisBox({ analysis }: { analysis: Analysis }) {
-  const percent = displayProgress(analysis);
-  const pending = analysis.status === 'pending';
+  const view = useAnalysisProgress(analysis);
+  const { percent } = view;
+  const stage = [view.stageLabel, view.pagesText].filter(Boolean).join(', ');
   return (
     <section
       aria-label="Analysis in progress"
@@ -27,8 +28,16 @@ export function ActiveAnalysisBox({ analysis }: { analysis: Analysis }) {
               Analysis in progress
               <AnalysisStatusBadge status={analysis.status} />
             </span>
-            <span className="text-sm text-muted-foreground" role="status">
-              {progressStatusText(analysis.status)} · {ANALYSIS_STAGES[stageIndex(percent)]}
+            <span className="text-sm text-muted-foreground" role="status" data-testid="progress-status">
+              {view.statusText}
+              {stage ? (
+                <>
+                  {' · '}
+                  <span className="font-medium text-foreground" data-testid="progress-stage">
+                    {stage}
+                  </span>
+                </>
+              ) : null}
             </span>
           </div>
         </div>
@@ -42,7 +51,7 @@ export function ActiveAnalysisBox({ analysis }: { analysis: Analysis }) {
       </div>
       <div className="flex items-center gap-3">
         <Progress
-          value={pending && percent === 0 ? undefined : percent}
+          value={view.indeterminate ? undefined : percent}
           className="h-2 bg-white"
           label={`Analysis progress, ${percent}%`}
         />

@@ -12,7 +12,7 @@ import { ListTable, RowChevronLink } from '@/components/ui/list-table';
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatCount, formatDate, formatDateTime, formatTime } from '@/lib/format';
-import { displayProgress, isInProgressStatus } from '../utils/progress';
+import { isInProgressStatus, monotonicProgress } from '../utils/progress';
 import { AnalysisStatusBadge } from './analysis-status-badge';
 
 export const ANALYSIS_HISTORY_LIMIT = 10;
@@ -112,7 +112,7 @@ function HistoryRow({ analysis }: { analysis: Analysis }) {
         </span>
         {running ? (
           <Progress
-            value={analysis.status === 'pending' ? undefined : displayProgress(analysis)}
+            value={analysis.status === 'pending' ? undefined : monotonicProgress(analysis)}
             className="mt-1.5 h-1.5 max-w-48"
             label={`Progress of the analysis started ${formatDateTime(analysis.createdAt)}`}
           />

@@ -1,12 +1,13 @@
-// A crawl under way: the percentage and bar, the five stages, the page being crawled, the pages found so far,
-// the status line, and the issues met so far. Analysis detail ('Crawling Progress') and the standalone
+// A crawl under way: the percentage and bar (never moving backwards), the five stages with the one the
+// crawler is really in, the page being crawled, the pages found so far, the status line (queued, verifying…),
+// and the issues met so far. Analysis detail ('Crawling Progress') and the standalone
 // generator ('CSP Analysis in Progress') both show it.
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { Radar } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Progress } from '@/components/ui/progress';
 import { formatCount } from '@/lib/format';
-import { displayProgress, progressStatusText } from '../utils/progress';
+import { useAnalysisProgress } from '../hooks/use-analysis-progress';
 import { AnalysisErrorList } from './analysis-errors';
 import { AnalysisStatusBadge } from './analysis-status-badge';
 import { CrawlStages } from './crawl-stages';
@@ -20,7 +21,8 @@ export function AnalysisProgressCard({
   title: string;
   showUrl?: boolean;
 }) {
-  const percent = displayProgress(analysis);
+  const view = useAnalysisProgress(analysis);
+  const { percent } = view;
   const pending = analysis.status === 'pending';
   return (
     <Card data-testid="analysis-progress" aria-busy="true">
@@ -32,7 +34,9 @@ export function AnalysisProgressCard({
           </span>
           {title}
         </CardTitle>
-        <CardDescription role="status">{progressStatusText(analysis.status)}</CardDescription>
+        <CardDescription role="status" data-testid="progress-status">
+          {view.statusText}
+        </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
         {showUrl ? (
@@ -52,13 +56,13 @@ export function AnalysisProgressCard({
             </span>
           </div>
           <Progress
-            value={pending && percent === 0 ? undefined : percent}
+            value={view.indeterminate ? undefined : percent}
             className="h-2.5"
             label={`Analysis progress, ${percent}%`}
           />
         </div>
 
-        <CrawlStages progress={percent} />
+        <CrawlStages current={view.stage} detail={view.pagesText} />
 
         <dl className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto]">
           <div className="flex min-w-0 flex-col gap-1 rounded-lg border border-border p-3">
@@ -68,7 +72,11 @@ export function AnalysisProgressCard({
               title={analysis.currentPage ?? undefined}
             >
               {analysis.currentPage ||
-                (pending ? 'Waiting for the crawler to start...' : 'Preparing the next page...')}
+                (view.queued
+                  ? 'Waiting for a free slot...'
+                  : pending
+                    ? 'Waiting for the crawler to start...'
+                    : 'Preparing the next page...')}
             </dd>
           </div>
           <div className="flex flex-col gap-1 rounded-lg border border-border p-3 sm:min-w-36">

@@ -1,8 +1,12 @@
-// A completed analysis with rules: the policy card beside the recommendations (for the shown mode) and
-// whatever the caller adds to the side column.
+// A completed analysis with rules: the policy card (flagged 'Needs attention' when it needs it) beside the
+// crawl coverage, the policy findings and the recommendations (for the shown mode), and whatever the caller
+// adds to the side column. Older analyses without coverage or findings show neither card.
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import type { ReactNode } from 'react';
+import { policyNeedsAttention } from '../utils/verification';
+import { CrawlCoverageCard } from './crawl-coverage-card';
 import { PolicyCard, usePolicyMode } from './policy/policy-card';
+import { PolicyFindingsCard } from './policy-findings-card';
 import { RecommendationsCard } from './recommendations-card';
 
 export function AnalysisResults({
@@ -11,7 +15,7 @@ export function AnalysisResults({
   asideBottom,
 }: {
   analysis: Analysis;
-  /** Above the recommendations (the generator's summary). */
+  /** Above the coverage and the recommendations (the generator's summary). */
   asideTop?: ReactNode;
   /** Below the recommendations (quick actions, errors). */
   asideBottom?: ReactNode;
@@ -23,6 +27,8 @@ export function AnalysisResults({
         <PolicyCard
           rules={rules}
           verification={analysis.verification}
+          needsAttention={policyNeedsAttention(analysis)}
+          budget={analysis.budget}
           mode={mode}
           onModeChange={setMode}
           hasStrict={hasStrict}
@@ -30,6 +36,8 @@ export function AnalysisResults({
       </div>
       <aside className="flex min-w-0 flex-col gap-6" aria-label="Analysis insights">
         {asideTop}
+        {analysis.capture ? <CrawlCoverageCard capture={analysis.capture} /> : null}
+        {analysis.findings ? <PolicyFindingsCard findings={analysis.findings} /> : null}
         <RecommendationsCard rules={rules} />
         {asideBottom}
       </aside>

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/lib/class-names';
 import { formatCount } from '@/lib/format';
-import { displayProgress } from '../utils/progress';
+import { monotonicProgress } from '../utils/progress';
 
 const TONES = {
   indigo: 'bg-indigo-50 text-indigo-600 ring-indigo-100',
@@ -54,14 +54,16 @@ const count = (n: number | undefined) => (n === undefined ? '—' : formatCount(
 export function AnalysisTiles({ analysis }: { analysis: Analysis }) {
   const stats = analysis.resourceStats;
   const issues = stats?.securityIssues;
+  // A failed analysis stopped where it was: its last percent (often 99 %) would read as nearly done.
+  const failed = analysis.status === 'failed';
   return (
     <section aria-label="Analysis summary" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
       <StatTile
         icon={Gauge}
         label="Progress"
-        value={`${displayProgress(analysis)}%`}
+        value={failed ? 'Failed' : `${monotonicProgress(analysis)}%`}
         hint={`${formatCount(analysis.totalPages)} ${analysis.totalPages === 1 ? 'page' : 'pages'}`}
-        tone="indigo"
+        tone={failed ? 'slate' : 'indigo'}
       />
       <StatTile
         icon={Package}

@@ -1,10 +1,16 @@
-// The crawl settings both crawl forms share (spec section 5): Max Pages to Crawl (1–500, default 50),
-// Crawl Delay in ms (0–5000, default 1000), Custom User Agent, and the Manual URL List (one per line).
+// The crawl settings both crawl forms share (spec section 5), bounded by CRAWL_LIMITS: Max Pages to Crawl,
+// Crawl Delay (ms), Custom User Agent, the Manual URL List (one per line), the header budget in bytes and
+// the deploy target (server header or CloudFront response-headers policy).
+import { CRAWL_LIMITS, type PolicyTarget } from '@csp/shared/schemas/crawl-limits';
 import type { ReactNode } from 'react';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
+import { formatCount } from '@/lib/format';
 import type { FieldErrors } from '@/lib/validation';
 import type { CrawlFormFields } from '../utils/crawl-request';
+import { DeployTargetField } from './deploy-target-field';
+
+const { maxPages, crawlDelay, headerBudget } = CRAWL_LIMITS;
 
 export function CrawlOptionsFields({
   idPrefix,
@@ -24,22 +30,23 @@ export function CrawlOptionsFields({
   /** More fields after the URL list (the sitemap input of each form). */
   children?: ReactNode;
 }) {
-  const set = (key: keyof CrawlFormFields) => (event: { target: { value: string } }) =>
-    onChange({ ...values, [key]: event.target.value });
+  const set =
+    (key: Exclude<keyof CrawlFormFields, 'policyTarget'>) => (event: { target: { value: string } }) =>
+      onChange({ ...values, [key]: event.target.value });
   return (
     <div className="grid gap-5 sm:grid-cols-2">
       <Field
         id={`${idPrefix}-max-pages`}
         label="Max Pages to Crawl"
         error={errors.maxPages}
-        hint="From 1 to 500."
+        hint={`From ${formatCount(maxPages.min)} to ${formatCount(maxPages.max)}.`}
       >
         <Input
           name="maxPages"
           type="number"
           inputMode="numeric"
-          min={1}
-          max={500}
+          min={maxPages.min}
+          max={maxPages.max}
           step={1}
           value={values.maxPages}
           onChange={set('maxPages')}
@@ -50,14 +57,14 @@ export function CrawlOptionsFields({
         id={`${idPrefix}-crawl-delay`}
         label="Crawl Delay (ms)"
         error={errors.crawlDelay}
-        hint="Pause between requests to the same host, 0 to 5000."
+        hint={`Pause between requests to the same host, ${formatCount(crawlDelay.min)} to ${formatCount(crawlDelay.max)}.`}
       >
         <Input
           name="crawlDelay"
           type="number"
           inputMode="numeric"
-          min={0}
-          max={5000}
+          min={crawlDelay.min}
+          max={crawlDelay.max}
           step={100}
           value={values.crawlDelay}
           onChange={set('crawlDelay')}
@@ -101,6 +108,30 @@ export function CrawlOptionsFields({
         />
       </Field>
       {children}
+      <DeployTargetField
+        value={values.policyTarget}
+        onChange={(policyTarget: PolicyTarget) => onChange({ ...values, policyTarget })}
+        error={errors.policyTarget}
+        disabled={disabled}
+      />
+      <Field
+        id={`${idPrefix}-header-budget`}
+        label="Header budget (bytes)"
+        error={errors.headerBudget}
+        hint={`Bytes the whole Content-Security-Policy header line may take, ${formatCount(headerBudget.min)} to ${formatCount(headerBudget.max)}. ${formatCount(headerBudget.default)} fits nginx's default proxy buffer.`}
+      >
+        <Input
+          name="headerBudget"
+          type="number"
+          inputMode="numeric"
+          min={headerBudget.min}
+          max={headerBudget.max}
+          step={256}
+          value={values.headerBudget}
+          onChange={set('headerBudget')}
+          disabled={disabled}
+        />
+      </Field>
     </div>
   );
 }

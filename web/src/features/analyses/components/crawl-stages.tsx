@@ -1,19 +1,29 @@
-// The five crawl stages (Discovering URLs → Complete), advancing at 25, 50, 75 and 100 percent.
+// The five crawl stages (Discovering URLs → Complete): the stage the crawler reports, or for older analyses
+// the one the percent is in (25, 50, 75 and 100). Nothing is active while the analysis is queued (-1).
 import { Check, LoaderCircle } from 'lucide-react';
 import { cn } from '@/lib/class-names';
-import { ANALYSIS_STAGES, stageIndex } from '../utils/progress';
+import { STAGE_LABELS } from '../utils/progress';
 
-export function CrawlStages({ progress, className }: { progress: number; className?: string }) {
-  const current = stageIndex(progress);
+export function CrawlStages({
+  current,
+  detail,
+  className,
+}: {
+  /** Index in STAGE_LABELS; -1 when no stage has started. */
+  current: number;
+  /** A line under the active stage ("12 of 37 pages"). */
+  detail?: string | null;
+  className?: string;
+}) {
   return (
     <ol
       aria-label="Analysis stages"
       className={cn('flex flex-col gap-2.5 sm:grid sm:grid-cols-5 sm:gap-2', className)}
       data-testid="crawl-stages"
     >
-      {ANALYSIS_STAGES.map((label, index) => {
+      {STAGE_LABELS.map((label, index) => {
         // The last stage (Complete) is done when reached; every other stage is done once passed.
-        const done = index < current || (index === current && index === ANALYSIS_STAGES.length - 1);
+        const done = index < current || (index === current && index === STAGE_LABELS.length - 1);
         const active = index === current && !done;
         return (
           <li
@@ -58,6 +68,14 @@ export function CrawlStages({ progress, className }: { progress: number; classNa
             >
               {label}
               <span className="sr-only">{done ? ' (done)' : active ? ' (in progress)' : ''}</span>
+              {active && detail ? (
+                <span
+                  className="ml-2 text-xs font-medium text-muted-foreground tabular-nums sm:mt-0.5 sm:ml-0 sm:block"
+                  data-testid="stage-detail"
+                >
+                  {detail}
+                </span>
+              ) : null}
             </span>
           </li>
         );

@@ -6,6 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { EmptyState } from '@/components/ui/empty-state';
 import { Progress } from '@/components/ui/progress';
 import { formatDateTime } from '@/lib/format';
+import { monotonicProgress } from '../utils/progress';
 import { AnalysisStatusBadge, isActiveAnalysis } from './analysis-status-badge';
 
 export const RECENT_ACTIVITY_LIMIT = 5;
@@ -53,7 +54,7 @@ export function RecentActivityCard({ analyses, error }: { analyses: Analysis[]; 
                     </span>
                     {isActiveAnalysis(analysis.status) ? (
                       <Progress
-                        value={analysis.status === 'pending' ? undefined : analysis.progress}
+                        value={analysis.status === 'pending' ? undefined : monotonicProgress(analysis)}
                         className="mt-1 h-1.5"
                         label={`Progress of the analysis of ${analysis.url}`}
                       />

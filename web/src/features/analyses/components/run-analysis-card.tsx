@@ -1,9 +1,11 @@
 // Domain screen: 'Quick Start Analysis' and the collapsible 'Advanced Settings' form.
+import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import { ChevronDown, Radar, SlidersHorizontal } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/class-names';
+import { formatCount } from '@/lib/format';
 import { AdvancedCrawlForm } from './advanced-crawl-form';
 import { StartAnalysisButton } from './start-analysis-button';
 
@@ -36,7 +38,10 @@ export function RunAnalysisCard({
         <div className="flex flex-col gap-3 rounded-lg border border-border bg-slate-50/60 p-4 sm:flex-row sm:items-center sm:justify-between">
           <div className="flex flex-col gap-0.5">
             <span className="text-sm font-medium text-foreground">Quick start</span>
-            <span className="text-sm text-muted-foreground">Up to 50 pages, 1 s between requests.</span>
+            <span className="text-sm text-muted-foreground">
+              Up to {formatCount(CRAWL_LIMITS.maxPages.default)} pages,{' '}
+              {formatCount(CRAWL_LIMITS.crawlDelay.default / 1000)} s between requests.
+            </span>
           </div>
           <div className="flex flex-col gap-2 sm:flex-row">
             <Button

@@ -1,4 +1,5 @@
 import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
+import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import { describe, expect, it } from 'vitest';
 import {
   crawlRequestDraft,
@@ -35,18 +36,34 @@ describe('crawl form', () => {
     expect(crawlRequestSchema.parse(draft)).toEqual({
       url: 'https://a.example',
       urlList: ['https://a.example/1', 'https://a.example/2'],
-      maxPages: 50,
-      crawlDelay: 1000,
+      maxPages: CRAWL_LIMITS.maxPages.default,
+      crawlDelay: CRAWL_LIMITS.crawlDelay.default,
       userAgent: '',
+      headerBudget: CRAWL_LIMITS.headerBudget.default,
+      policyTarget: 'header',
     });
     const bad = crawlRequestSchema.safeParse(
       crawlRequestDraft(
-        { ...DEFAULT_CRAWL_FIELDS, maxPages: '501' },
+        { ...DEFAULT_CRAWL_FIELDS, maxPages: String(CRAWL_LIMITS.maxPages.max + 1) },
         {
           url: 'https://a.example',
         },
       ),
     );
     expect(bad.success).toBe(false);
+  });
+
+  it('sends the header budget and the deploy target, and rejects a budget out of range', () => {
+    const draft = crawlRequestDraft(
+      { ...DEFAULT_CRAWL_FIELDS, headerBudget: ' 8192 ', policyTarget: 'cloudfront' },
+      { url: 'https://a.example' },
+    );
+    expect(crawlRequestSchema.parse(draft)).toMatchObject({ headerBudget: 8192, policyTarget: 'cloudfront' });
+    const { min, max } = CRAWL_LIMITS.headerBudget;
+    const low = crawlRequestSchema.safeParse({ ...draft, headerBudget: String(min - 1) });
+    expect(low.error?.issues[0]).toMatchObject({
+      path: ['headerBudget'],
+      message: `headerBudget must be between ${min} and ${max} bytes`,
+    });
   });
 });

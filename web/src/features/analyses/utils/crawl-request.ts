@@ -1,4 +1,7 @@
-// From the crawl forms' text fields to the API's crawl request (spec section 5).
+// From the crawl forms' text fields to the API's crawl request (spec section 5). Defaults and bounds come
+// from CRAWL_LIMITS, which the API's schema and the crawler read too.
+import type { PolicyTarget } from '@csp/shared/schemas/crawl-limits';
+import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 
 /** One entry per line: trimmed, blank lines dropped. */
 export function splitLines(text: string): string[] {
@@ -8,19 +11,23 @@ export function splitLines(text: string): string[] {
     .filter(Boolean);
 }
 
-/** The text fields of a crawl form, as typed. */
+/** The fields of a crawl form, as typed. */
 export interface CrawlFormFields {
   maxPages: string;
   crawlDelay: string;
   userAgent: string;
   urlList: string;
+  headerBudget: string;
+  policyTarget: PolicyTarget;
 }
 
 export const DEFAULT_CRAWL_FIELDS: CrawlFormFields = {
-  maxPages: '50',
-  crawlDelay: '1000',
+  maxPages: String(CRAWL_LIMITS.maxPages.default),
+  crawlDelay: String(CRAWL_LIMITS.crawlDelay.default),
   userAgent: '',
   urlList: '',
+  headerBudget: String(CRAWL_LIMITS.headerBudget.default),
+  policyTarget: 'header',
 };
 
 /** What is validated with crawlRequestSchema: numbers stay text so the schema reports what was typed. */
@@ -31,6 +38,8 @@ export interface CrawlRequestDraft {
   maxPages: string;
   crawlDelay: string;
   userAgent: string;
+  headerBudget: string;
+  policyTarget: string;
 }
 
 export function crawlRequestDraft(
@@ -42,6 +51,8 @@ export function crawlRequestDraft(
     maxPages: fields.maxPages.trim(),
     crawlDelay: fields.crawlDelay.trim(),
     userAgent: fields.userAgent.trim(),
+    headerBudget: fields.headerBudget.trim(),
+    policyTarget: fields.policyTarget,
   };
   const url = extra.url?.trim();
   if (url) draft.url = url;

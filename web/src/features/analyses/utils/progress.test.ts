@@ -1,15 +1,83 @@
 import { describe, expect, it } from 'vitest';
-import { ANALYSIS_STAGES, displayProgress, isInProgressStatus, isPolledStatus, stageIndex } from './progress';
+import {
+  currentStageIndex,
+  currentStageLabel,
+  displayProgress,
+  isInProgressStatus,
+  isPolledStatus,
+  monotonicProgress,
+  pagesCrawled,
+  progressStatusText,
+  QUEUED_TEXT,
+  resetProgressMemory,
+  STAGE_LABELS,
+  stageIndex,
+  VERIFYING_TEXT,
+} from './progress';
 
 describe('stageIndex', () => {
   it('advances at 25, 50, 75 and 100 percent', () => {
     expect([0, 24, 25, 49, 50, 74, 75, 99, 100].map(stageIndex)).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 4]);
-    expect(ANALYSIS_STAGES[stageIndex(100)]).toBe('Complete');
-    expect(ANALYSIS_STAGES[stageIndex(10)]).toBe('Discovering URLs');
+    expect(STAGE_LABELS[stageIndex(100)]).toBe('Complete');
+    expect(STAGE_LABELS[stageIndex(10)]).toBe('Discovering URLs');
   });
 
   it('treats a missing value as 0', () => {
     expect(stageIndex(Number.NaN)).toBe(0);
+  });
+});
+
+describe('current stage', () => {
+  const running = (stage: Parameters<typeof currentStageLabel>[0]['stage'], progress = 10) => ({
+    status: 'running',
+    progress,
+    stage,
+  });
+
+  it('shows the stage the crawler reports, whatever the percent', () => {
+    expect(currentStageLabel(running('discovering', 90))).toBe('Discovering URLs');
+    expect(currentStageLabel(running('crawling', 70))).toBe('Crawling Website');
+    expect(currentStageLabel(running('rerendering'))).toBe('Analyzing Resources');
+    expect(currentStageLabel(running('generating'))).toBe('Generating CSP');
+    expect(currentStageLabel(running('verifying'))).toBe('Generating CSP');
+  });
+
+  it('starts no stage while queued', () => {
+    expect(currentStageIndex({ status: 'pending', progress: 0, stage: 'queued' })).toBe(-1);
+    expect(currentStageLabel({ status: 'pending', progress: 0, stage: 'queued' })).toBeNull();
+  });
+
+  it('uses the percent thresholds without a stage, and Complete once completed', () => {
+    expect(currentStageLabel(running(undefined, 55))).toBe('Analyzing Resources');
+    expect(currentStageLabel(running(null, 80))).toBe('Generating CSP');
+    expect(currentStageLabel({ status: 'completed', progress: 97, stage: null })).toBe('Complete');
+  });
+
+  it('says queued and verifying instead of the running text', () => {
+    expect(progressStatusText({ status: 'pending', stage: 'queued' })).toBe(
+      'Queued: waiting for one of your other analyses to finish (2 run at once)',
+    );
+    expect(QUEUED_TEXT).toContain('(2 run at once)');
+    expect(progressStatusText({ status: 'running', stage: 'verifying' })).toBe(VERIFYING_TEXT);
+    expect(progressStatusText({ status: 'running', stage: 'crawling' })).toBe(
+      'Actively crawling and analyzing resources...',
+    );
+    expect(progressStatusText({ status: 'pending' })).toBe('Initializing analysis engine...');
+  });
+
+  it('counts the pages crawled from the crawling band', () => {
+    expect(pagesCrawled({ status: 'running', progress: 41, stage: 'crawling', totalPages: 40 }, 41)).toEqual({
+      done: 20,
+      total: 40,
+    });
+    expect(pagesCrawled({ status: 'running', progress: 80, stage: 'crawling', totalPages: 40 }, 95)).toEqual({
+      done: 40,
+      total: 40,
+    });
+    expect(pagesCrawled({ status: 'running', progress: 2, stage: 'crawling', totalPages: 0 }, 2)).toBeNull();
+    expect(
+      pagesCrawled({ status: 'running', progress: 85, stage: 'rerendering', totalPages: 9 }, 85),
+    ).toBeNull();
   });
 });
 
@@ -31,5 +99,13 @@ describe('statuses', () => {
     expect(displayProgress({ status: 'completed', progress: 97 })).toBe(100);
     expect(displayProgress({ status: 'running', progress: 140 })).toBe(100);
     expect(displayProgress({ status: 'running', progress: 33.4 })).toBe(33);
+  });
+
+  it('never shows a lower percent for the same analysis', () => {
+    resetProgressMemory();
+    expect(monotonicProgress({ id: 'a', status: 'running', progress: 40 })).toBe(40);
+    expect(monotonicProgress({ id: 'a', status: 'running', progress: 12 })).toBe(40);
+    expect(monotonicProgress({ id: 'b', status: 'running', progress: 12 })).toBe(12);
+    expect(monotonicProgress({ id: 'a', status: 'running', progress: 55 })).toBe(55);
   });
 });

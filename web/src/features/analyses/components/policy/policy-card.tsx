@@ -1,12 +1,13 @@
 // The generated policy (spec "CSP rules generator panel", policy view): the header value, the badge
-// ('Security Issues' when a source has unsafe-inline or unsafe-eval, else 'Valid'), the self-verification,
+// ('Security Issues' when a source has unsafe-inline or unsafe-eval, else 'Valid'), 'Needs attention' when
+// the analysis says so or its verification does not hold, the self-verification, the header budget,
 // an Allowlist / Strict toggle when the analysis has both, one collapsible card per directive (script-src
 // open), Copy, Download (csp-policy.txt) and server configurations.
 import { compareDirectives } from '@csp/shared/csp/directives';
 import { policyBadge } from '@csp/shared/csp/recommendations';
 import { CSP_HEADER, exportPolicy, renderPolicy } from '@csp/shared/csp/serialize';
-import type { Analysis, CspRules } from '@csp/shared/schemas/analysis';
-import { Copy, Download, ShieldCheck, TriangleAlert } from 'lucide-react';
+import type { Analysis, CspRules, PolicyBudget } from '@csp/shared/schemas/analysis';
+import { CircleAlert, Copy, Download, ShieldCheck, TriangleAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -19,6 +20,7 @@ import { downloadText } from '@/lib/download';
 import { formatCount } from '@/lib/format';
 import { DirectiveCard } from './directive-card';
 import { ExportPanel } from './export-panel';
+import { PolicyBudgetLine } from './policy-budget-line';
 import { VerificationLine } from './verification-line';
 
 export type PolicyMode = 'allowlist' | 'strict';
@@ -41,12 +43,18 @@ const MODE_HINTS: Record<PolicyMode, string> = {
 export function PolicyCard({
   rules,
   verification,
+  needsAttention = false,
+  budget,
   mode,
   onModeChange,
   hasStrict,
 }: {
   rules: CspRules;
   verification: Analysis['verification'];
+  /** Show 'Needs attention' (the analysis flags it, or its verification does not hold). */
+  needsAttention?: boolean;
+  /** The budget the allowlist policy was fitted to (shown with that policy only). */
+  budget?: PolicyBudget | null | undefined;
   mode: PolicyMode;
   onModeChange: (mode: PolicyMode) => void;
   hasStrict: boolean;
@@ -85,7 +93,11 @@ export function PolicyCard({
   }
 
   return (
-    <Card data-testid="policy-card">
+    <Card
+      data-testid="policy-card"
+      data-attention={needsAttention}
+      className={needsAttention ? 'border-red-200' : undefined}
+    >
       <CardHeader
         actions={
           <>
@@ -105,6 +117,12 @@ export function PolicyCard({
           Generated Content Security Policy
         </CardTitle>
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          {needsAttention ? (
+            <Badge variant="destructive" data-testid="needs-attention">
+              <CircleAlert className="size-3" aria-hidden="true" />
+              Needs attention
+            </Badge>
+          ) : null}
           {badge === 'Valid' ? (
             <Badge variant="success" data-testid="policy-badge">
               Valid
@@ -166,6 +184,7 @@ export function PolicyCard({
             </code>
           </pre>
         </figure>
+        {budget && mode === 'allowlist' ? <PolicyBudgetLine budget={budget} /> : null}
         {rendered.warnings.length > 0 ? (
           <Alert tone="warning" title="Some sources could not be written into the header">
             <ul className="flex list-disc flex-col gap-1 pl-4">

@@ -1,17 +1,11 @@
-// The crawler's self-verification (issue 3 point 5): the generated policy was loaded report-only on a
-// sample of pages; "Verified on N pages: 0 violations" in green, or the count and samples in amber.
+// The crawler's self-verification: the generated policy was loaded on a sample of pages. "Verified on N
+// pages: 0 violations" in green only when nothing was blocked and nothing remains; otherwise "K violations
+// remain" in amber with what is still blocked. A refinement after the first pass is said as such.
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { CircleCheck, CircleDashed, type LucideIcon, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { formatCount } from '@/lib/format';
-
-type Verification = NonNullable<Analysis['verification']>;
-
-export function verificationText(v: Verification): string {
-  const pages = `${formatCount(v.pagesChecked)} ${v.pagesChecked === 1 ? 'page' : 'pages'}`;
-  const violations = `${formatCount(v.violations)} ${v.violations === 1 ? 'violation' : 'violations'}`;
-  return `Verified on ${pages}: ${violations}`;
-}
+import { refinementText, verificationHeadline, verificationHolds } from '../../utils/verification';
+import { RemainingViolationsList } from './remaining-violations-list';
 
 export function VerificationLine({ verification }: { verification: Analysis['verification'] }) {
   if (!verification) {
@@ -24,28 +18,41 @@ export function VerificationLine({ verification }: { verification: Analysis['ver
       </VerificationBox>
     );
   }
-  if (verification.violations === 0) {
+  const refined = refinementText(verification);
+  if (verificationHolds(verification)) {
     return (
       <VerificationBox state="clean">
         <div className="flex flex-col gap-0.5">
-          <p className="font-medium text-emerald-900">{verificationText(verification)}</p>
+          <p className="font-medium text-emerald-900" data-testid="verification-headline">
+            {verificationHeadline(verification)}
+          </p>
           <p className="text-emerald-800/80">
             The pages were reloaded with this policy and nothing they load or run was blocked.
+            {refined ? ` The policy was ${refined}.` : null}
           </p>
         </div>
       </VerificationBox>
     );
   }
+  const remaining = verification.remaining ?? [];
+  const samples = [...new Set(verification.samples)];
   return (
     <VerificationBox state="violations">
-      <div className="flex min-w-0 flex-1 flex-col gap-1.5">
-        <p className="font-medium text-amber-900">{verificationText(verification)}</p>
-        <p className="text-amber-900/80">
-          Reloading the pages with this policy still blocked something. Review these before you enforce it:
-        </p>
-        {verification.samples.length > 0 ? (
+      <div className="flex min-w-0 flex-1 flex-col gap-2">
+        <div className="flex flex-col gap-0.5">
+          <p className="font-medium text-amber-900" data-testid="verification-headline">
+            {verificationHeadline(verification)}
+          </p>
+          <p className="text-amber-900/80">
+            Reloading the pages with this policy still blocked something
+            {refined ? `, although it was ${refined}` : ''}. Review these before you enforce it:
+          </p>
+        </div>
+        {remaining.length > 0 ? (
+          <RemainingViolationsList items={remaining} />
+        ) : samples.length > 0 ? (
           <ul className="flex flex-col gap-1">
-            {[...new Set(verification.samples)].map((sample) => (
+            {samples.map((sample) => (
               <li
                 key={sample}
                 className="rounded-md bg-white/70 px-2 py-1 font-mono text-xs break-all text-amber-950 ring-1 ring-amber-200"
