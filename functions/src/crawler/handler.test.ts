@@ -14,6 +14,7 @@ import { getAnalysis } from '../store/analyses';
 import { registeredClient, startTestServer } from '../testing/api-server';
 import { type FixtureSites, startFixtureSites } from './fixtures/sites';
 import { type CrawlHandlerDeps, createCrawlHandler } from './handler';
+import { FINISH_RESERVE_MS } from './run-analysis';
 
 const blobDir = mkdtempSync(join(tmpdir(), 'csp-blobs-'));
 afterAll(() => rmSync(blobDir, { recursive: true, force: true }));
@@ -79,6 +80,30 @@ async function serverWithCrawler(overrides: Overrides = {}) {
   return server;
 }
 
+/** One SQS record for an analysis, as the queue delivers it. */
+function sqsEvent(messageId: string, analysisId: string): SQSEvent {
+  return {
+    Records: [
+      {
+        messageId,
+        receiptHandle: messageId,
+        body: JSON.stringify({ analysisId }),
+        attributes: {
+          ApproximateReceiveCount: '1',
+          SentTimestamp: '0',
+          SenderId: 'x',
+          ApproximateFirstReceiveTimestamp: '0',
+        },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:local:0:crawl',
+        awsRegion: 'local',
+      },
+    ],
+  };
+}
+
 async function startAnalysis(s: LocalServer, url: string, crawlRequest: Record<string, unknown> = {}) {
   const { client } = await registeredClient(s.url);
   const domain = await (await client.post('/api/domains', { name: 'Fixture', url })).json();
@@ -98,7 +123,7 @@ describe('crawl handler', () => {
     const { client, id } = await startAnalysis(s, `${site.origins.main}/`, { maxPages: 10, userAgent });
     await s.queue.idle();
     const { analysis } = await (await client.get(`/api/csp/analyze/${id}`)).json();
-    expect(analysis).toMatchObject({ status: 'completed', progress: 100, totalPages: 5 });
+    expect(analysis).toMatchObject({ status: 'completed', progress: 100, totalPages: 5, stage: null });
     // The custom user agent was sent, and no browser outlived the crawl and its verification.
     expect(site.requests.filter((r) => r.origin === 'main').every((r) => r.userAgent === userAgent)).toBe(
       true,
@@ -107,7 +132,11 @@ describe('crawl handler', () => {
     expect(analysis.cspRules['script-src']).toContain(site.origins.cdn);
     expect(analysis.cspRules['script-src'].some((s: string) => s.startsWith("'sha256-"))).toBe(true);
     expect(analysis.strictCspRules['script-src']).toContain("'strict-dynamic'");
-    expect(analysis.verification).toMatchObject({ pagesChecked: 5, violations: 0 });
+    expect(analysis.verification).toMatchObject({ pagesChecked: 5, violations: 0, remaining: [] });
+    expect(analysis.needsAttention).toBe(false);
+    // The crawl said what it did: every page captured fully, the sample loaded again for stability.
+    expect(analysis.capture).toMatchObject({ pagesCaptured: 5, pagesIncomplete: 0, pagesRerendered: 5 });
+    expect(analysis.budget).toMatchObject({ target: 'header', limit: 4096, fits: true });
     expect(analysis.resourceStats.totalResources).toBeGreaterThan(0);
     expect(analysis.completedAt).toBeTruthy();
   });
@@ -116,8 +145,8 @@ describe('crawl handler', () => {
     const site = await smallSite(SLOW);
     // Slow pages and a run budget so short that each run crawls about one page before it must hand over.
     const s = await serverWithCrawler({
-      runBudgetMs: 90_000 + 2_500,
-      crawlOptions: { settle: { idleMs: 50 }, pageReserveMs: 1_000, concurrency: 1 },
+      runBudgetMs: FINISH_RESERVE_MS + 2_500,
+      crawlOptions: { settle: { idleMs: 50 }, pageReserveMs: 1_000, concurrency: 1, rerender: false },
     });
     const { client, id } = await startAnalysis(s, `${site.origins.main}/`, { maxPages: 10 });
     await s.queue.idle();
@@ -146,26 +175,7 @@ describe('crawl handler', () => {
     // Start the analysis without the server's queue delivering it, then deliver the same message twice.
     const { client, id } = await startAnalysis(s, `${site.origins.main}/`, { maxPages: 3 });
     await s.queue.idle();
-    const event = (messageId: string): SQSEvent => ({
-      Records: [
-        {
-          messageId,
-          receiptHandle: messageId,
-          body: JSON.stringify({ analysisId: id }),
-          attributes: {
-            ApproximateReceiveCount: '2',
-            SentTimestamp: '0',
-            SenderId: 'x',
-            ApproximateFirstReceiveTimestamp: '0',
-          },
-          messageAttributes: {},
-          md5OfBody: '',
-          eventSource: 'aws:sqs',
-          eventSourceARN: 'arn:aws:sqs:local:0:crawl',
-          awsRegion: 'local',
-        },
-      ],
-    });
+    const event = (messageId: string) => sqsEvent(messageId, id);
     const before = (await getAnalysis(s.deps.db, id))?.runs ?? 0;
     const results = await Promise.all([handler(event('dup')), handler(event('dup'))]);
     expect(results).toEqual([{ batchItemFailures: [] }, { batchItemFailures: [] }]);
@@ -185,7 +195,7 @@ describe('crawl handler', () => {
     };
     const s = await serverWithCrawler({
       blobs: broken,
-      runBudgetMs: 90_000 + 2_500,
+      runBudgetMs: FINISH_RESERVE_MS + 2_500,
       crawlOptions: { settle: { idleMs: 50 }, pageReserveMs: 1_000, concurrency: 1 },
     });
     s.queue.setVisibilityTimeoutMs(50);
@@ -206,7 +216,63 @@ describe('crawl handler', () => {
     await s.queue.idle();
     const { analysis } = await (await client.get(`/api/csp/analyze/${id}`)).json();
     expect(analysis.status).toBe('failed');
-    expect(analysis.errors).toEqual(['Blocked request to 127.0.0.1: loopback addresses are not allowed']);
+    // The first underlying reason, in the headline.
+    expect(analysis.errors).toEqual([
+      'No page could be crawled: Blocked request to 127.0.0.1: loopback addresses are not allowed',
+    ]);
     expect(site.requests.length).toBe(before);
   });
+
+  it('runs at most 2 analyses of one user at once: the third waits, queued, and runs after', async () => {
+    const site = await smallSite(SLOW);
+    // The server's own queue delivers to nothing: this test delivers the messages itself.
+    server = await startTestServer({ crawlHandler: () => async () => ({ batchItemFailures: [] }) });
+    const s = server;
+    const handler = createCrawlHandler({
+      db: s.deps.db,
+      queue: s.deps.queue,
+      logger: s.deps.logger,
+      blobs: new LocalBlobStore(blobDir),
+      allowPrivateTargets: true,
+      crawlOptions: { settle: { idleMs: 50 }, rerender: false },
+    });
+    const { client } = await registeredClient(s.url);
+    const domain = await (
+      await client.post('/api/domains', { name: 'Fixture', url: `${site.origins.main}/` })
+    ).json();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await client.post('/api/csp-analyses', {
+        domainId: domain.id,
+        crawlRequest: { crawlDelay: 0, maxPages: 3 },
+      });
+      ids.push((await res.json()).id);
+    }
+    const status = async (id: string) => (await (await client.get(`/api/csp/analyze/${id}`)).json()).analysis;
+    const first = handler(sqsEvent('m1', ids[0]!));
+    const second = handler(sqsEvent('m2', ids[1]!));
+    // Both hold a slot once they are running.
+    await expect.poll(async () => (await status(ids[1]!)).status, { timeout: 10_000 }).toBe('running');
+    await expect.poll(async () => (await status(ids[0]!)).status, { timeout: 10_000 }).toBe('running');
+    expect(await handler(sqsEvent('m3', ids[2]!))).toEqual({ batchItemFailures: [] });
+    expect(await status(ids[2]!)).toMatchObject({ status: 'pending', stage: 'queued' });
+    // Another user is not held back by this one.
+    const other = await registeredClient(s.url);
+    const theirs = await (
+      await other.client.post('/api/domains', { name: 'Other', url: `${site.origins.main}/` })
+    ).json();
+    const started = await other.client.post('/api/csp-analyses', {
+      domainId: theirs.id,
+      crawlRequest: { crawlDelay: 0, maxPages: 1 },
+    });
+    const theirId = (await started.json()).id as string;
+    await handler(sqsEvent('m4', theirId));
+    expect((await (await other.client.get(`/api/csp/analyze/${theirId}`)).json()).analysis.status).toBe(
+      'completed',
+    );
+    await Promise.all([first, second]);
+    // A slot is free again: the queued analysis runs when its message comes back.
+    await handler(sqsEvent('m3-again', ids[2]!));
+    for (const id of ids) expect((await status(id)).status).toBe('completed');
+  }, 180_000);
 });

@@ -1,20 +1,10 @@
 // Progress as the analysis shows it: one percent for the whole analysis, made of bands, one per phase, in
 // the order the phases run. A phase only moves within its band, and the stored percent only goes up, so
 // the bar never jumps back when the crawl finds more pages, and never sits at 99 % for a phase not running.
-import type { AnalysisStage } from '@csp/shared/schemas/analysis';
+import { type AnalysisStage, STAGE_BANDS } from '@csp/shared/schemas/analysis';
 
 /** The phases a crawl run reports itself (the rest of the stages belong to the analysis run). */
 export type CrawlPhase = Extract<AnalysisStage, 'discovering' | 'crawling' | 'rerendering'>;
-
-/** [start, end] percent of each stage. Crawling dominates: it is most of the time. */
-export const STAGE_BANDS: Record<AnalysisStage, readonly [number, number]> = {
-  queued: [0, 0],
-  discovering: [0, 2],
-  crawling: [2, 80],
-  rerendering: [80, 88],
-  generating: [88, 90],
-  verifying: [90, 99],
-};
 
 /** The percent for `fraction` (0–1) of `stage` done. */
 export function phaseProgress(stage: AnalysisStage, fraction: number): number {

@@ -52,7 +52,9 @@ export const crawlRequestSchema = z
       .max(headerBudget.max, `headerBudget must be between ${headerBudget.min} and ${headerBudget.max} bytes`)
       .default(headerBudget.default),
     /** 'cloudfront': the policy goes into a CloudFront response-headers policy (1,783 characters). */
-    policyTarget: z.enum(POLICY_TARGETS, { message: "policyTarget must be 'header' or 'cloudfront'" }).default('header'),
+    policyTarget: z
+      .enum(POLICY_TARGETS, { message: "policyTarget must be 'header' or 'cloudfront'" })
+      .default('header'),
   })
   .refine((v) => Boolean(v.url) || v.urlList.length > 0 || Boolean(v.sitemapContent?.trim()), {
     message: 'Please provide a URL, URL list, or sitemap content.',
@@ -154,6 +156,20 @@ export const ANALYSIS_STAGES = [
 ] as const;
 export const analysisStageSchema = z.enum(ANALYSIS_STAGES);
 export type AnalysisStage = z.infer<typeof analysisStageSchema>;
+
+/**
+ * The analysis' one percent is made of bands, one per stage in the order they run ([start, end]); a stage
+ * moves the percent only within its band. Crawling dominates: it is most of the time. The crawler writes
+ * the percent with these; the web app reads the pages crawled back from the crawling band.
+ */
+export const STAGE_BANDS: Record<AnalysisStage, readonly [number, number]> = {
+  queued: [0, 0],
+  discovering: [0, 2],
+  crawling: [2, 80],
+  rerendering: [80, 88],
+  generating: [88, 90],
+  verifying: [90, 99],
+};
 
 /** The header budget the policy was fitted to, and how long the header came out. */
 export const policyBudgetSchema = z.object({

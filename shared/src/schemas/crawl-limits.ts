@@ -15,6 +15,8 @@ export const CRAWL_LIMITS = {
    * (4 KB on most platforms) fails a response whose headers do not fit, so 4,096 is the default.
    */
   headerBudget: { min: 1024, max: 16_384, default: NGINX_PROXY_BUFFER },
+  /** Analyses of one user that run at once; more wait, queued, so one tenant cannot starve the others. */
+  runningAnalysesPerUser: 2,
 } as const;
 
 /**

@@ -1,12 +1,13 @@
 // Analysis states and crawl stages (spec section 4, section 9): the stage the crawler reports when the
 // analysis has one, the spec's 25/50/75/100 percent thresholds for older analyses without it.
-import type { AnalysisStage } from '@csp/shared/schemas/analysis';
+import { type AnalysisStage, STAGE_BANDS } from '@csp/shared/schemas/analysis';
+import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 
 /** Polled every 2 s while pending or running (spec section 4). */
 export const ANALYSIS_POLL_MS = 2000;
 
 /** How many analyses of one user the crawler runs at once; the others wait ('queued'). */
-export const CONCURRENT_ANALYSES = 2;
+export const CONCURRENT_ANALYSES = CRAWL_LIMITS.runningAnalysesPerUser;
 
 /** Statuses the analysis and generator screens poll and show as in progress. */
 export function isPolledStatus(status: string): boolean {
@@ -109,11 +110,8 @@ export function progressStatusText(analysis: { status: string; stage?: AnalysisS
     : 'Actively crawling and analyzing resources...';
 }
 
-/**
- * The crawling stage's share of the percent (the crawler's band for 'crawling', functions/src/crawler/
- * progress.ts): within it the percent grows with the pages crawled out of the pages found.
- */
-export const CRAWLING_BAND = [2, 80] as const;
+/** The crawling stage's share of the percent: within it the percent grows with the pages crawled. */
+export const CRAWLING_BAND = STAGE_BANDS.crawling;
 
 /**
  * How many of the pages found were crawled, while crawling: from where the percent is in the crawling
