@@ -64,3 +64,6 @@ export const TYPE_PARTITIONS = {
   domain: 'TYPE#DOMAIN',
   analysis: 'TYPE#ANALYSIS',
 } as const;
+
+/** A user's running-analysis slots (one item: analysis id → lease end), so one tenant cannot starve others. */
+export const runSlotsKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'RUNSLOTS' });
