@@ -3,6 +3,7 @@
 // violation's effective directive); this maps, hashes and de-duplicates.
 import { createHash } from 'node:crypto';
 import { type Observation, type ObservedDirective, observedDirectiveSchema } from '@csp/shared/csp/artifact';
+import { normalizeInlineShape } from '@csp/shared/csp/stability';
 import type { InstrumentItem } from './instrument';
 
 /** A request seen through CDP Network events, in the page or in one of its workers. */
@@ -22,6 +23,11 @@ export const SAMPLE_LENGTH = 40;
 /** sha256 of the UTF-8 text, base64 — the CSP hash source without quotes. */
 export function cspHash(text: string): string {
   return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}
+
+/** Digest of the code's shape (normalizeInlineShape): equal for code that differs only in values. */
+export function inlineShape(text: string): string {
+  return createHash('sha256').update(normalizeInlineShape(text), 'utf8').digest('base64').slice(0, 16);
 }
 
 /**
@@ -165,6 +171,7 @@ export function classifyPage(input: ClassifyInput): ClassifyResult {
           directive: item.directive,
           hash: cspHash(item.text),
           sample: trimSample(item.text),
+          shape: inlineShape(item.text),
           kind: item.directive.endsWith('-attr') ? 'attribute' : 'element',
           page,
           ...(item.document !== page ? { sourceFile: item.document } : {}),
@@ -179,6 +186,7 @@ export function classifyPage(input: ClassifyInput): ClassifyResult {
           directive: 'script-src-elem',
           hash: cspHash(text),
           sample: trimSample(text),
+          shape: inlineShape(text),
           kind: 'javascript-url',
           page,
           ...(item.document !== page ? { sourceFile: item.document } : {}),

@@ -16,6 +16,7 @@ import { serializePolicy } from '@csp/shared/csp/serialize';
 import { markUnstableInline } from '@csp/shared/csp/stability';
 import { computeResourceStats } from '@csp/shared/csp/stats';
 import type { Verification } from '@csp/shared/schemas/analysis';
+import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import type { AnalysisQueue } from '../api/deps';
 import type { BlobStore } from '../blobs';
 import { errorFields, type Logger } from '../logger';
@@ -161,7 +162,10 @@ async function crawlAndFinish(
   // Inline code whose hash changed on a second load cannot be allowed by hash (styles get
   // 'unsafe-inline', scripts a finding): mark it before generating.
   const marked = markUnstableInline(crawlArtifact(result.state), result.state.rerenders);
-  const budget = { target: request.policyTarget ?? 'header', limit: request.headerBudget ?? 4096 } as const;
+  const budget = {
+    target: request.policyTarget ?? 'header',
+    limit: request.headerBudget ?? CRAWL_LIMITS.headerBudget.default,
+  } as const;
   let artifact: CrawlArtifact = marked.artifact;
   let allowlist = generatePolicy(artifact, { mode: 'allowlist', budget });
 

@@ -522,10 +522,12 @@ function randomArtifact(seed: number): CrawlArtifact {
 
 describe('generatePolicy: properties over many random crawls', () => {
   const seeds = Array.from({ length: 40 }, (_, i) => i + 1);
+  // Random crawls are long; these properties are about generation, the budget's trades have tests of their own.
+  const unbounded = { budget: { limit: 10_000_000 } } as const;
 
   it('allowlist mode never emits an over-broad source', () => {
     for (const seed of seeds) {
-      const { rules } = generatePolicy(randomArtifact(seed));
+      const { rules } = generatePolicy(randomArtifact(seed), unbounded);
       for (const [directive, sources] of Object.entries(rules)) {
         for (const s of sources) {
           const where = `seed ${seed}: ${directive} ${s}`;
@@ -542,7 +544,7 @@ describe('generatePolicy: properties over many random crawls', () => {
   it('allowlist mode allows every observation under the directive a browser will consult (fallbacks)', () => {
     for (const seed of seeds) {
       const artifact = randomArtifact(seed);
-      const { rules } = generatePolicy(artifact);
+      const { rules } = generatePolicy(artifact, unbounded);
       for (const page of artifact.pages) {
         for (const obs of page.observations) {
           const ok = allowsObservation(rules, obs, artifact.origin);
@@ -555,7 +557,7 @@ describe('generatePolicy: properties over many random crawls', () => {
   it('strict mode allows every non-script observation and uses https:/unsafe-inline only as script fallbacks', () => {
     for (const seed of seeds.slice(0, 10)) {
       const artifact = randomArtifact(seed);
-      const { rules } = generatePolicy(artifact, { mode: 'strict', nonce: NONCE });
+      const { rules } = generatePolicy(artifact, { mode: 'strict', nonce: NONCE, ...unbounded });
       for (const [directive, sources] of Object.entries(rules)) {
         if (directive === 'script-src') continue;
         expect(sources).not.toContain("'unsafe-inline'");

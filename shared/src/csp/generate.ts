@@ -2,8 +2,9 @@
 // that explain every risky source we had to add and every resource we could not allow. Pure and
 // deterministic: the same artifact always gives the same rules, in the same order.
 import { z } from 'zod';
-import { type CspRules, cspRulesSchema } from '../schemas/analysis';
+import { type CspRules, cspRulesSchema, policyBudgetSchema } from '../schemas/analysis';
 import type { CrawlArtifact, ObservedDirective } from './artifact';
+import { budgetOptionsSchema, fitToBudget } from './budget';
 import {
   DIRECTIVES,
   type Directive,
@@ -41,12 +42,15 @@ export const generateOptionsSchema = z.object({
     .optional(),
   /** Where browsers POST violation reports (absolute http(s) URL or a path). */
   reportUri: z.string().min(1).optional(),
+  /** How long the header may be, and for what (see budget.ts). */
+  budget: budgetOptionsSchema.optional(),
 });
 export type GenerateOptions = z.input<typeof generateOptionsSchema>;
 
 export const generatedPolicySchema = z.object({
   rules: cspRulesSchema,
   findings: z.array(policyFindingSchema),
+  budget: policyBudgetSchema,
 });
 export type GeneratedPolicy = z.infer<typeof generatedPolicySchema>;
 
@@ -131,6 +135,14 @@ export function generatePolicy(artifact: CrawlArtifact, options: GenerateOptions
   if (gathered.wasmSeen > 0) scriptKeywords.push(WASM_UNSAFE_EVAL);
   if (opts.mode === 'strict') {
     const nonce = opts.nonce ?? NONCE_PLACEHOLDER;
+    if (gathered.unstableScripts.size > 0) {
+      add(findings, {
+        severity: 'info',
+        directive: 'script-src',
+        code: 'unstable-inline-nonce',
+        description: `${gathered.unstableScripts.size} inline script(s) change on every load, so they are not hashed: in strict mode the nonce allows them once every <script> element carries it.`,
+      });
+    }
     const inlineHashes = [...gathered.inlineScriptHashes];
     // https: (and http: on an http site) and 'unsafe-inline' only serve browsers without
     // 'strict-dynamic' / nonce support; CSP3 browsers drop them (csp_evaluator's effective policy agrees).
@@ -164,12 +176,19 @@ export function generatePolicy(artifact: CrawlArtifact, options: GenerateOptions
     set('script-src-attr', [NONE]);
   }
 
-  // Styles.
+  // Styles. Inline styles that change on every load cannot be hashed: 'unsafe-inline' for their directive
+  // (a hash beside it would switch it off, so none are listed there). Styles cannot run script.
   const styleSources = needs.get('style-src');
-  if (styleSources?.size) set('style-src', [...styleSources, REPORT_SAMPLE]);
-  if (gathered.styleAttrHashes.size > 0) {
+  if (gathered.unstableStyleElements.size > 0) {
+    const urls = [...(styleSources ?? [])].filter((source) => !source.startsWith("'sha"));
+    set('style-src', [...urls, UNSAFE_INLINE, REPORT_SAMPLE]);
+  } else if (styleSources?.size) set('style-src', [...styleSources, REPORT_SAMPLE]);
+  if (gathered.unstableStyleAttributes.size > 0) {
+    set('style-src-attr', [UNSAFE_INLINE, REPORT_SAMPLE]);
+  } else if (gathered.styleAttrHashes.size > 0) {
     set('style-src-attr', [UNSAFE_HASHES, ...gathered.styleAttrHashes, REPORT_SAMPLE]);
   }
+  unstableFindings(gathered, findings);
 
   for (const directive of OBSERVED_ONLY) {
     const sources = needs.get(directive);
@@ -257,12 +276,91 @@ export function generatePolicy(artifact: CrawlArtifact, options: GenerateOptions
     });
   }
 
+  captureFindings(artifact, findings);
+
   const out: CspRules = {};
   for (const directive of DIRECTIVES) {
     const sources = rules.get(directive);
     if (sources) out[directive] = sortSources(sources);
   }
-  return { rules: out, findings: [...findings.values()].sort(compareFindings) };
+  const fitted = fitToBudget(out, opts.budget, gathered.scriptHashPages);
+  for (const f of fitted.findings) add(findings, f);
+  return {
+    rules: fitted.rules,
+    findings: [...findings.values()].sort(compareFindings),
+    budget: fitted.budget,
+  };
+}
+
+/** Where each script hash was seen (for the budget's per-page-only trade). */
+export type ScriptHashPages = Map<string, Set<string>>;
+
+/** Findings for inline code that changes on every load (marked by stability.ts). */
+function unstableFindings(g: Gathered, findings: Map<string, PolicyFinding>): void {
+  const list = (items: Map<string, UnstableItem>) =>
+    [...items.values()]
+      .slice(0, 5)
+      .map(
+        (i) =>
+          `"${i.sample}" on ${[...i.pages].slice(0, 3).join(', ')}${i.pages.size > 3 ? ` and ${i.pages.size - 3} more` : ''}`,
+      )
+      .join('; ');
+  const styles = new Map([...g.unstableStyleElements, ...g.unstableStyleAttributes]);
+  if (styles.size > 0) {
+    add(findings, {
+      severity: 'low',
+      directive: g.unstableStyleAttributes.size > 0 ? 'style-src-attr' : 'style-src',
+      code: 'unstable-inline-style',
+      value: UNSAFE_INLINE,
+      description: `${styles.size} inline style(s) change on every load (values measured from the layout), so no hash can match the next visitor's page: the style directive allows 'unsafe-inline' instead. Inline styles cannot run script, so the risk is low. ${list(styles)}.`,
+    });
+  }
+  const elements = new Map([...g.unstableScripts].filter(([, i]) => i.directive !== 'script-src-attr'));
+  if (elements.size > 0) {
+    add(findings, {
+      severity: 'high',
+      directive: 'script-src',
+      code: 'unstable-inline-script',
+      description: `${elements.size} inline script(s) change on every load, so they cannot be allowed by hash and this policy blocks them: ${list(elements)}. Serve the strict policy instead and add nonce="…" (the fresh nonce of that response's header) to each of these <script> elements; 'unsafe-inline' would allow any injected script.`,
+    });
+  }
+  const handlers = new Map([...g.unstableScripts].filter(([, i]) => i.directive === 'script-src-attr'));
+  if (handlers.size > 0) {
+    add(findings, {
+      severity: 'high',
+      directive: 'script-src-attr',
+      code: 'unstable-inline-handler',
+      description: `${handlers.size} inline event handler(s) change on every load, so they cannot be allowed by hash and this policy blocks them: ${list(handlers)}. Move each on…= handler into a script (addEventListener): attribute handlers cannot carry a nonce.`,
+    });
+  }
+}
+
+/** Findings about the crawl itself: pages whose capture did not finish, what needed interaction. */
+function captureFindings(artifact: CrawlArtifact, findings: Map<string, PolicyFinding>): void {
+  const incomplete = artifact.pages.filter((p) => p.incomplete);
+  if (incomplete.length > 0) {
+    add(findings, {
+      severity: 'medium',
+      directive: '',
+      code: 'capture-incomplete',
+      value: `${incomplete.length}/${artifact.pages.length}`,
+      description: `${incomplete.length} of ${artifact.pages.length} pages incomplete, so the policy may miss what they load: ${incomplete
+        .slice(0, 3)
+        .map((p) => `${p.finalUrl} (${p.incomplete})`)
+        .join('; ')}.`,
+    });
+  }
+  let interaction = 0;
+  for (const page of artifact.pages) for (const o of page.observations) if (o.interaction) interaction++;
+  if (interaction > 0) {
+    add(findings, {
+      severity: 'info',
+      directive: '',
+      code: 'needed-interaction',
+      value: String(interaction),
+      description: `${interaction} resource(s) or inline item(s) appeared only after the crawler acted on pages (opening, hovering, choosing, clicking); they are in the policy.`,
+    });
+  }
 }
 
 interface Gathered {
@@ -277,6 +375,17 @@ interface Gathered {
   wasmSeen: number;
   observations: number;
   findings: Map<string, PolicyFinding>;
+  /** Inline code marked unstable, by directive + shape (never hashed). */
+  unstableScripts: Map<string, UnstableItem>;
+  unstableStyleElements: Map<string, UnstableItem>;
+  unstableStyleAttributes: Map<string, UnstableItem>;
+  scriptHashPages: ScriptHashPages;
+}
+
+interface UnstableItem {
+  directive: string;
+  sample: string;
+  pages: Set<string>;
 }
 
 /** One pass over every observation: resources → sources, with caches so the cost is per origin, not per URL. */
@@ -293,6 +402,10 @@ function gather(artifact: CrawlArtifact, self: string, secure: boolean): Gathere
     wasmSeen: 0,
     observations: 0,
     findings,
+    unstableScripts: new Map(),
+    unstableStyleElements: new Map(),
+    unstableStyleAttributes: new Map(),
+    scriptHashPages: new Map(),
   };
   const need = (directive: Directive, source: string) => {
     let sources = needs.get(directive);
@@ -396,6 +509,21 @@ function gather(artifact: CrawlArtifact, self: string, secure: boolean): Gathere
           break;
         }
         case 'inline': {
+          if (obs.unstable) {
+            const into = obs.directive.startsWith('style')
+              ? obs.directive === 'style-src-attr'
+                ? g.unstableStyleAttributes
+                : g.unstableStyleElements
+              : g.unstableScripts;
+            const key = `${obs.directive} ${obs.shape ?? obs.hash}`;
+            let item = into.get(key);
+            if (!item) {
+              item = { directive: obs.directive, sample: obs.sample ?? '', pages: new Set() };
+              into.set(key, item);
+            }
+            item.pages.add(obs.page);
+            break;
+          }
           let source = seenHashes.get(obs.hash);
           if (!seenHashes.has(obs.hash)) {
             source = hashSource(obs.hash);
@@ -411,6 +539,14 @@ function gather(artifact: CrawlArtifact, self: string, secure: boolean): Gathere
                 'The crawler recorded an inline hash that is not a valid CSP hash; that inline code stays blocked.',
             });
             break;
+          }
+          if (obs.directive.startsWith('script')) {
+            let pages = g.scriptHashPages.get(source);
+            if (!pages) {
+              pages = new Set();
+              g.scriptHashPages.set(source, pages);
+            }
+            pages.add(obs.page);
           }
           if (obs.kind === 'javascript-url') {
             // CSP3 checks javascript: navigations as inline code of type "navigation" against
