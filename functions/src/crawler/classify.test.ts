@@ -1,7 +1,7 @@
 // How a page's raw capture becomes observations (pure: inline arrays in, observations out).
 import { describe, expect, it } from 'vitest';
 import { browserFlags } from './browser';
-import { classifyPage, cspHash, javascriptUrlText, type NetworkRecord } from './classify';
+import { classifyPage, cspHash, inlineShape, javascriptUrlText, type NetworkRecord } from './classify';
 import type { InstrumentItem } from './instrument';
 
 const page = 'https://site.example/p';
@@ -68,6 +68,7 @@ describe('classifyPage', () => {
         directive: 'script-src-elem',
         hash: 'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=',
         sample: 'alert(1)',
+        shape: inlineShape('alert(1)'),
         kind: 'element',
         page,
       },
@@ -76,6 +77,7 @@ describe('classifyPage', () => {
         directive: 'script-src-attr',
         hash: cspHash("go('x')"),
         sample: "go('x')",
+        shape: inlineShape("go('x')"),
         kind: 'attribute',
         page,
       },
@@ -84,11 +86,15 @@ describe('classifyPage', () => {
         directive: 'script-src-elem',
         hash: cspHash('javascript:go("a b")'),
         sample: 'javascript:go("a b")',
+        shape: inlineShape('javascript:go("a b")'),
         kind: 'javascript-url',
         page,
       },
     ]);
     expect(javascriptUrlText('javascript:a(%E2%82%AC,%ZZ)')).toBe('javascript:a(€,%ZZ)');
+    // Code that differs only in values has one shape (the stability check relies on it).
+    expect(inlineShape('var t = "9f8e7d";')).toBe(inlineShape('var t = "0a1b2c";'));
+    expect(inlineShape('var t = "9f8e7d";')).not.toBe(inlineShape('var u = "9f8e7d";'));
   });
 
   it('keeps style= values only when the browser reported them (CSSOM writes are never checked)', () => {

@@ -106,10 +106,45 @@ export function crawlArtifact(state: CrawlState): CrawlArtifact {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Pages the stability check loads again: spread over the crawl, at least 10 or 20 %. */
+/**
+ * Pages the stability check loads again: at least 10 or 20 %, spread over the crawl; then, while its time
+ * lasts, every other page that has inline code of a shape no page in the sample has (greedily, most new
+ * shapes first), so a one-off page with a per-request token is not missed because it was not "typical".
+ */
 export function rerenderSample(state: CrawlState): string[] {
-  const pages = state.pages.filter((p) => p.status < 400 && !p.incomplete).map((p) => p.finalUrl);
-  return samplePages(pages, Math.max(RERENDER_MIN_PAGES, Math.ceil(pages.length * RERENDER_SHARE)));
+  const pages = state.pages.filter((p) => p.status < 400 && !p.incomplete);
+  const base = samplePages(
+    pages.map((p) => p.finalUrl),
+    Math.max(RERENDER_MIN_PAGES, Math.ceil(pages.length * RERENDER_SHARE)),
+  );
+  const shapes = new Map<string, Set<string>>();
+  for (const page of pages) {
+    const set = shapes.get(page.finalUrl) ?? new Set<string>();
+    for (const o of page.observations)
+      if (o.type === 'inline') set.add(`${o.directive} ${o.shape ?? o.hash}`);
+    shapes.set(page.finalUrl, set);
+  }
+  const covered = new Set<string>();
+  for (const url of base) for (const shape of shapes.get(url) ?? []) covered.add(shape);
+  const rest = new Set([...shapes.keys()].filter((url) => !base.includes(url)));
+  const extra: string[] = [];
+  for (;;) {
+    let best: string | undefined;
+    let bestNew = 0;
+    for (const url of rest) {
+      let fresh = 0;
+      for (const shape of shapes.get(url)!) if (!covered.has(shape)) fresh++;
+      if (fresh > bestNew) {
+        best = url;
+        bestNew = fresh;
+      }
+    }
+    if (!best) break;
+    extra.push(best);
+    rest.delete(best);
+    for (const shape of shapes.get(best)!) covered.add(shape);
+  }
+  return [...base, ...extra];
 }
 
 function isHtml(contentType: string): boolean {

@@ -305,14 +305,18 @@ function unstableFindings(g: Gathered, findings: Map<string, PolicyFinding>): vo
           `"${i.sample}" on ${[...i.pages].slice(0, 3).join(', ')}${i.pages.size > 3 ? ` and ${i.pages.size - 3} more` : ''}`,
       )
       .join('; ');
-  const styles = new Map([...g.unstableStyleElements, ...g.unstableStyleAttributes]);
-  if (styles.size > 0) {
+  const styleKinds = [
+    ['style-src', g.unstableStyleElements, '<style> element(s)'],
+    ['style-src-attr', g.unstableStyleAttributes, 'style= attribute(s)'],
+  ] as const;
+  for (const [directive, items, what] of styleKinds) {
+    if (items.size === 0) continue;
     add(findings, {
       severity: 'low',
-      directive: g.unstableStyleAttributes.size > 0 ? 'style-src-attr' : 'style-src',
+      directive,
       code: 'unstable-inline-style',
       value: UNSAFE_INLINE,
-      description: `${styles.size} inline style(s) change on every load (values measured from the layout), so no hash can match the next visitor's page: the style directive allows 'unsafe-inline' instead. Inline styles cannot run script, so the risk is low. ${list(styles)}.`,
+      description: `${items.size} inline ${what} change on every load (values measured from the layout), so no hash can match the next visitor's page: ${directive} allows 'unsafe-inline' instead. Inline styles cannot run script, so the risk is low. ${list(items)}.`,
     });
   }
   const elements = new Map([...g.unstableScripts].filter(([, i]) => i.directive !== 'script-src-attr'));
