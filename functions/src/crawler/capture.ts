@@ -437,8 +437,9 @@ export class TabCapture {
           own.networkId ??= event.networkId;
         } else {
           // The page tried to leave (a link, location.href, form.submit()): stay, and crawl the target.
-          if (/^https?:/i.test(url)) this.navigations.push(url);
+          // A GET target is a page to crawl; a POSTed form is a write (its action is a form-action already).
           if (!SAFE_METHODS.has(method)) this.writes.push({ method, url });
+          else if (/^https?:/i.test(url)) this.navigations.push(url);
           await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' });
           return;
         }
