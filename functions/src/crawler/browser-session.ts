@@ -14,6 +14,8 @@ export interface BrowserSessionOptions {
   allowPrivateTargets: boolean;
   /** Replaces the SSRF address check (tests narrow it; production never sets it). */
   checkAddress?: CheckAddress;
+  /** The product's own ports, never reached on this machine (see createTargetGuard). */
+  ownPorts?: readonly number[];
   userAgent?: string;
 }
 
@@ -39,6 +41,7 @@ export class BrowserSession {
     const guard = createTargetGuard({
       allowPrivateTargets: options.allowPrivateTargets,
       check: options.checkAddress,
+      ownPorts: options.ownPorts,
     });
     const proxy = await startProxy({ guard });
     try {

@@ -336,4 +336,35 @@ document.getElementById('away').addEventListener('click', function () { location
     expect(state.pages).toEqual([]);
     expect(state.errors).toContain(`connection refused at ${closed}/`);
   });
+
+  it("never reaches the product's own listeners, even with private targets allowed", async () => {
+    const s = await site((o) => ({
+      '/': {
+        body: `<!doctype html><title>t</title><img src="${o.assets}/own.png">
+<script>fetch(${JSON.stringify(`${o.assets}/api/user`)}).catch(function () {});</script>`,
+      },
+    }));
+    // Pretend the assets origin's port is the product's API: the page asks for it, nothing may arrive.
+    const own = Number(new URL(s.origins.assets).port);
+    const { state } = await runCrawl({ url: `${s.origins.main}/`, maxPages: 2, crawlDelay: 0 }, null, {
+      deadline: deadline(),
+      allowPrivateTargets: true,
+      ownPorts: [own],
+      ...noRerender,
+    });
+    expect(state.pages.map((p) => p.status)).toEqual([200]);
+    expect(s.requests.filter((r) => r.origin === 'assets')).toEqual([]);
+    expect(state.errors).toContain(
+      `Blocked request to 127.0.0.1:${own}: the product's own services are never crawled`,
+    );
+    // Crawling the listener itself is refused before any request.
+    const direct = await runCrawl({ url: `${s.origins.assets}/`, maxPages: 1, crawlDelay: 0 }, null, {
+      deadline: deadline(),
+      allowPrivateTargets: true,
+      ownPorts: [own],
+      ...noRerender,
+    });
+    expect(direct.state.pages).toEqual([]);
+    expect(s.requests.filter((r) => r.origin === 'assets')).toEqual([]);
+  });
 });

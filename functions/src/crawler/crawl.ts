@@ -51,6 +51,8 @@ export interface RunCrawlOptions {
   settle?: Partial<SettleOptions>;
   /** Replaces the SSRF address check (tests narrow it; production never sets it). */
   checkAddress?: CheckAddress;
+  /** The product's own ports (local mode), never crawled on this machine. */
+  ownPorts?: readonly number[];
   /** Time kept free before the deadline for a page in progress (default: a page's worst case). */
   pageReserveMs?: number;
   /** Act on every page after load, within this budget (ms); 0 turns interaction off. */
@@ -166,6 +168,7 @@ export async function runCrawl(
   const guard = createTargetGuard({
     allowPrivateTargets: options.allowPrivateTargets,
     check: options.checkAddress,
+    ownPorts: options.ownPorts,
   });
   const scheduler = new HostScheduler(job.crawlDelay, state.hostNextAt);
   const frontier = new Frontier(state, job.maxPages);
@@ -227,6 +230,7 @@ export async function runCrawl(
       {
         allowPrivateTargets: options.allowPrivateTargets,
         checkAddress: options.checkAddress,
+        ownPorts: options.ownPorts,
         userAgent: job.userAgent,
       },
       async (session) => {

@@ -5,6 +5,7 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
 
 /** Why an address is refused, worded for the analysis' error list ("… addresses are not allowed"). */
@@ -67,8 +68,11 @@ export type Resolver = (host: string) => Promise<LookupAddress[]>;
 export const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
 
 export interface TargetGuard {
-  /** Resolves `host` and returns its addresses (IPv4 first) if every one is allowed; throws BlockedTargetError otherwise. */
-  resolve(host: string): Promise<LookupAddress[]>;
+  /**
+   * Resolves `host` and returns its addresses (IPv4 first) if every one is allowed — and, with `port`,
+   * if none of them is one of the product's own listeners; throws BlockedTargetError otherwise.
+   */
+  resolve(host: string, port?: number): Promise<LookupAddress[]>;
   /** Checks a URL's scheme only; names are checked by resolve(). */
   checkScheme(url: URL): void;
 }
@@ -83,6 +87,11 @@ export function createTargetGuard(options: {
   check?: CheckAddress;
   resolver?: Resolver;
   cacheMs?: number;
+  /**
+   * Ports the product itself listens on (the local API, DynamoDB Local): never reached on this machine's
+   * own addresses, even where private targets are allowed, so a crawled page cannot drive the product.
+   */
+  ownPorts?: readonly number[];
 }): TargetGuard {
   const check = options.check ?? ((address: string) => checkAddress(address, options.allowPrivateTargets));
   const resolver = options.resolver ?? systemResolver;
@@ -111,14 +120,30 @@ export function createTargetGuard(options: {
     return [...addresses].sort((a, b) => a.family - b.family);
   }
 
+  const ownPorts = new Set(options.ownPorts ?? []);
+  function resolveHost(host: string): Promise<LookupAddress[]> {
+    const key = host.toLowerCase();
+    const hit = cache.get(key);
+    if (hit && Date.now() - hit.at < cacheMs) return hit.result;
+    const result = resolveUncached(key);
+    cache.set(key, { at: Date.now(), result });
+    return result;
+  }
+
   return {
-    resolve(host) {
-      const key = host.toLowerCase();
-      const hit = cache.get(key);
-      if (hit && Date.now() - hit.at < cacheMs) return hit.result;
-      const result = resolveUncached(key);
-      cache.set(key, { at: Date.now(), result });
-      return result;
+    async resolve(host, port) {
+      const addresses = await resolveHost(host);
+      if (port !== undefined && ownPorts.has(port)) {
+        const own = addresses.find(({ address }) => isThisMachine(address));
+        if (own) {
+          const bare = host.replace(/^\[|\]$/g, '');
+          throw new BlockedTargetError(
+            `${bare === own.address ? bare : `${bare} (${own.address})`}:${port}`,
+            "the product's own services are never crawled",
+          );
+        }
+      }
+      return addresses;
     },
     checkScheme(url) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -142,4 +167,19 @@ export function pinnedLookup(addresses: LookupAddress[]) {
     if (typeof options === 'object' && options?.all) callback(null, addresses);
     else callback(null, first.address, first.family);
   };
+}
+
+/** Whether an address is this machine's: loopback, unspecified (0.0.0.0, ::) or one of its interfaces. */
+export function isThisMachine(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range === 'loopback' || range === 'unspecified') return true;
+  const normalized = parsed.toString();
+  for (const list of Object.values(networkInterfaces())) {
+    for (const nic of list ?? []) {
+      if (ipaddr.isValid(nic.address) && ipaddr.process(nic.address).toString() === normalized) return true;
+    }
+  }
+  return false;
 }

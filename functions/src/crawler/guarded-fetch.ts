@@ -152,7 +152,10 @@ async function follow(
   const maxRedirects = options.maxRedirects ?? 5;
   for (let hop = 0; ; hop++) {
     options.guard.checkScheme(url);
-    const addresses = await options.guard.resolve(url.hostname);
+    const addresses = await options.guard.resolve(
+      url.hostname,
+      Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+    );
     signal.throwIfAborted();
     await options.beforeRequest?.(url);
     signal.throwIfAborted();

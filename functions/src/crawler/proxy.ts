@@ -95,11 +95,12 @@ export async function startProxy(options: {
   /** Resolves and checks a host; on refusal records it and returns the message. */
   async function admit(
     host: string,
+    port: number,
   ): Promise<
     { ok: true; addresses: Awaited<ReturnType<TargetGuard['resolve']>> } | { ok: false; message: string }
   > {
     try {
-      return { ok: true, addresses: await guard.resolve(host) };
+      return { ok: true, addresses: await guard.resolve(host, port) };
     } catch (error) {
       const message =
         error instanceof BlockedTargetError ? error.message : `Blocked request to ${host}: ${String(error)}`;
@@ -127,7 +128,7 @@ export async function startProxy(options: {
         .end('only http is proxied in absolute form');
       return;
     }
-    const admitted = await admit(target.hostname);
+    const admitted = await admit(target.hostname, Number(target.port || 80));
     if (!admitted.ok) {
       res.writeHead(403, {
         [signalHeader]: encodeURIComponent(admitted.message),
@@ -180,7 +181,7 @@ export async function startProxy(options: {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     client.on('error', () => client.destroy());
-    const admitted = await admit(authority.host);
+    const admitted = await admit(authority.host, authority.port);
     if (!admitted.ok) {
       client.end(
         `HTTP/1.1 403 Forbidden\r\n${signalHeader}: ${encodeURIComponent(admitted.message)}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,

@@ -44,6 +44,8 @@ export interface AnalysisRunDeps {
   blobs: BlobStore;
   logger: Logger;
   allowPrivateTargets: boolean;
+  /** The product's own ports (local mode: the API, DynamoDB Local), never crawled on this machine. */
+  ownPorts?: readonly number[];
   /** Test hooks for the crawl itself (settle times, a narrowed address check, interaction, re-renders). */
   crawlOptions?: Pick<
     RunCrawlOptions,
@@ -114,6 +116,7 @@ async function crawlAndFinish(
     ...deps.crawlOptions,
     deadline: runDeadline - FINISH_RESERVE_MS,
     allowPrivateTargets: deps.allowPrivateTargets,
+    ownPorts: deps.ownPorts,
     blobStore: deps.blobs,
     onProgress: async (p) => {
       const held = await updateProgress(db, analysis.id, runId, {
@@ -179,6 +182,7 @@ async function crawlAndFinish(
       policy,
       siteOrigin: artifact.origin,
       allowPrivateTargets: deps.allowPrivateTargets,
+      ownPorts: deps.ownPorts,
       userAgent: request.userAgent || undefined,
       deadline: verifyDeadline,
       ...(deps.crawlOptions?.settle ? { settle: deps.crawlOptions.settle } : {}),

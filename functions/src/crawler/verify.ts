@@ -36,6 +36,7 @@ export interface VerifyOptions {
   concurrency?: number;
   settle?: Partial<SettleOptions>;
   checkAddress?: CheckAddress;
+  ownPorts?: readonly number[];
   /** Stop starting pages after this epoch ms (the Lambda deadline). */
   deadline?: number;
   /** As in the crawl: act on each page after load (ms of budget; 0 turns it off). */
@@ -75,6 +76,7 @@ export async function verifyPolicy(options: VerifyOptions): Promise<Verification
   const session: BrowserSessionOptions = {
     allowPrivateTargets: options.allowPrivateTargets,
     checkAddress: options.checkAddress,
+    ownPorts: options.ownPorts,
     userAgent: options.userAgent,
   };
   await withBrowserSession(session, async (browser) => {

@@ -10,8 +10,9 @@ async function main() {
   const started = Date.now();
   const server = await startLocalServer({
     host: process.env.HOST ?? '127.0.0.1',
-    crawlHandler: (deps) =>
+    crawlHandler: (deps, local) =>
       createCrawlHandler({
+        ownPorts: local.ownPorts,
         db: deps.db,
         queue: deps.queue,
         logger: deps.logger,

@@ -31,8 +31,11 @@ export interface LocalServerOptions {
   secrets?: Secrets;
   /** Settings over the environment's (tests set small proof-of-work and scrypt costs here). */
   env?: Record<string, string>;
-  /** The crawl handler the queue delivers to (functions/src/crawler). */
-  crawlHandler?: (deps: ApiDeps) => SqsHandler;
+  /**
+   * The crawl handler the queue delivers to (functions/src/crawler). `ownPorts` is filled once the server
+   * and DynamoDB Local listen: the crawler must never reach them, whatever a crawled page asks for.
+   */
+  crawlHandler?: (deps: ApiDeps, local: { ownPorts: readonly number[] }) => SqsHandler;
 }
 
 export interface LocalServer {
@@ -70,6 +73,7 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     const secrets =
       opts.secrets ?? (opts.dynamoEndpoint ? randomSecrets() : loadLocalSecrets(config, dataDir));
     const queueRef: { current?: LocalQueue } = {};
+    const ownPorts: number[] = [Number(new URL(endpoint ?? dynamo!.endpoint).port)];
     const deps: ApiDeps = {
       db,
       config,
@@ -81,7 +85,7 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
       throw new Error('No crawl handler is wired into this server');
     };
     const queue = new LocalQueue({
-      handler: opts.crawlHandler ? opts.crawlHandler(deps) : notWired,
+      handler: opts.crawlHandler ? opts.crawlHandler(deps, { ownPorts }) : notWired,
       deadLetter: createDeadLetterHandler(db, logger),
       logger,
     });
@@ -103,6 +107,7 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
       server.once('error', fail);
     });
     const actualPort = (server.address() as AddressInfo).port;
+    ownPorts.push(actualPort);
     return {
       url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`,
       port: actualPort,
