@@ -16,6 +16,7 @@ import { createDb } from '../store/db';
 import { ensureTable } from '../store/table';
 import { type DynamoLocal, startDynamoLocal } from './dynamo-local';
 import { ENDPOINT_FILE } from './endpoint-file';
+import { allowedHosts, hostGuard } from './host-guard';
 import { loadLocalSecrets, randomSecrets } from './secrets';
 import { staticFiles } from './static-files';
 
@@ -93,6 +94,8 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
 
     const api = createApiApp(deps);
     const app = new Hono();
+    let hosts: ReadonlySet<string> = new Set();
+    app.use(hostGuard(() => hosts));
     app.route('/', api);
     app.use(securityHeaders({ https: () => Boolean(config.PUBLIC_URL?.startsWith('https:')) }));
     // An unknown API path is a JSON 404, never the web app's index.html.
@@ -108,6 +111,7 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     });
     const actualPort = (server.address() as AddressInfo).port;
     ownPorts.push(actualPort);
+    hosts = allowedHosts({ port: actualPort, host, publicUrl: config.PUBLIC_URL });
     return {
       url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`,
       port: actualPort,
