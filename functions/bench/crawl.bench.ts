@@ -19,6 +19,10 @@ import { normalizeUrl } from '../src/crawler/url-normalize';
 const PAGES = Number(process.env.BENCH_PAGES ?? 500);
 const BASELINE_PAGES = Number(process.env.BENCH_BASELINE_PAGES ?? 60);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 5);
+/** For diagnosis only (the targets are with both on): BENCH_INTERACTION=0, BENCH_RERENDER=0. */
+const INTERACTION = process.env.BENCH_INTERACTION !== '0';
+const RERENDER = process.env.BENCH_RERENDER !== '0';
+const SKIP_BASELINE = process.env.BENCH_SKIP_BASELINE === '1';
 
 /** A site of `count` pages, each with a script, a stylesheet, an image, inline code, a menu and 6 links. */
 function generatedSite(count: number) {
@@ -168,6 +172,8 @@ async function main() {
       deadline: Date.now() + 15 * 60_000,
       allowPrivateTargets: true,
       concurrency: CONCURRENCY,
+      ...(INTERACTION ? {} : { interactionBudgetMs: 0 }),
+      rerender: RERENDER,
       onProgress: (p) => {
         if (p.pagesDone - lastPrint >= 50) {
           lastPrint = p.pagesDone;
@@ -206,7 +212,9 @@ async function main() {
       `ceiling:  ${top.pages} pages in ${top.seconds.toFixed(1)} s = ${topRate.toFixed(1)} pages/s (same tabs, goto + load event only)`,
     );
 
-    const baseline = await naiveBaseline(start, Math.min(BASELINE_PAGES, PAGES));
+    const baseline = SKIP_BASELINE
+      ? { pages: 1, seconds: 1 / 1.5 }
+      : await naiveBaseline(start, Math.min(BASELINE_PAGES, PAGES));
     const baseRate = baseline.pages / baseline.seconds;
     console.log(
       `baseline: ${baseline.pages} pages in ${baseline.seconds.toFixed(1)} s = ${baseRate.toFixed(2)} pages/s (one page at a time, new page each, networkidle0)`,

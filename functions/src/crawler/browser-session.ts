@@ -26,7 +26,7 @@ export type TabOptions = Omit<
 >;
 
 /** A tab is replaced after this many pages, so a leaky site cannot grow one renderer without bound. */
-export const TAB_RECYCLE_PAGES = 60;
+export const TAB_RECYCLE_PAGES = 40;
 /** A retry gets this many times the time limits of the first try. */
 const RETRY_PATIENCE = 2;
 

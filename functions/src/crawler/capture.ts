@@ -675,8 +675,11 @@ export class TabCapture {
           );
         }
       }
-      await sleep(30);
-      await this.waitForIdle(limit(this.settle.idleMaxMs));
+      // Requests an action started late (timers, animations) hold idle; a page that did nothing is done.
+      if (this.lastActivity > startedAt || this.items.length > before.items) {
+        await sleep(30);
+        await this.waitForIdle(limit(this.settle.idleMaxMs));
+      }
       interactionMs = Date.now() - startedAt;
     }
 

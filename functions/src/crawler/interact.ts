@@ -47,7 +47,12 @@ export function interactionSource(budgetMs: number, maxActions = MAX_ACTIONS): s
   try { window.open = function (u) { if (u) { try { opened.push(String(new URL(String(u), document.baseURI))); } catch (e) {} } return null; }; } catch (e) {}
   // Never submit: a click on a control inside a form must not send it (the capture blocks it as well).
   document.addEventListener('submit', function (e) { e.preventDefault(); }, true);
-  var tick = function () { return new Promise(function (r) { setTimeout(r, 0); }); };
+  // After each action the page's own reactions run: promise callbacks at once, and every few actions a
+  // full task turn (timers, framework schedulers). What starts later is caught by the idle wait after.
+  var turns = 0;
+  var tick = function () {
+    return ++turns % 8 === 0 ? new Promise(function (r) { setTimeout(r, 0); }) : Promise.resolve();
+  };
   function label(el) {
     return ((el.getAttribute('aria-label') || '') + ' ' + (el.getAttribute('title') || '') + ' ' + (el.textContent || '') + ' ' + (el.value && typeof el.value === 'string' ? el.value : '')).slice(0, 200);
   }
