@@ -132,6 +132,9 @@ describe('analyses', () => {
     [{ crawlDelay: -1 }, 'crawlDelay must be between 0 and 5000 ms'],
     [{ crawlDelay: 5001 }, 'crawlDelay must be between 0 and 5000 ms'],
     [{ urlList: ['ftp://x.test/'] }, 'Every URL in the list must be a valid http(s) URL'],
+    [{ headerBudget: 1000 }, 'headerBudget must be between 1024 and 16384 bytes'],
+    [{ headerBudget: 'big' }, 'headerBudget must be a number'],
+    [{ policyTarget: 'apache' }, "policyTarget must be 'header' or 'cloudfront'"],
   ])('refuses crawl request %o with a clear 400 and creates nothing', async (crawlRequest, message) => {
     const { client } = await registeredClient(server.url);
     const d = await createDomain(client);
