@@ -287,6 +287,8 @@ export class TabCapture {
   /** The navigation the crawler itself started (let through while `acting`), by URL then by network id. */
   private ownNavigation: { url: string; networkId?: string } | null = null;
   private mainFrameId = '';
+  /** The page's document could not be served with the capture policy. */
+  private unserved = false;
   private navigations: string[] = [];
   private writes: AnsweredWrite[] = [];
   private readonly settle: SettleOptions;
@@ -503,6 +505,11 @@ export class TabCapture {
         body: body.base64Encoded ? body.body : Buffer.from(body.body, 'utf8').toString('base64'),
       });
     } catch {
+      // The document goes to the renderer without our policy: nothing it does will be reported, so its
+      // capture cannot be complete (the caller retries it).
+      if (event.request.url === this.current || event.request.url === this.lastRedirectTarget) {
+        this.unserved = true;
+      }
       await client.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => {});
     }
   }
@@ -592,6 +599,7 @@ export class TabCapture {
     let finalUrl = url;
     this.fulfilledAt = 0;
     this.committed = false;
+    this.unserved = false;
     this.lastRedirectTarget = '';
     this.navigating = true;
     // Still acting on the previous page until this one commits: let exactly this navigation through.
@@ -617,6 +625,7 @@ export class TabCapture {
       this.navigating = false;
     }
     const problems: string[] = [];
+    if (this.unserved) problems.push('the page could not be served with the capture policy');
     const loaded = await this.step<boolean>(
       `document.readyState === 'complete' || new Promise(function (r) { addEventListener('load', function () { r(true); }, { once: true }); })`,
       limit(this.settle.loadTimeoutMs),
