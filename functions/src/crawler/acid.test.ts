@@ -11,13 +11,14 @@ import { serializePolicy } from '@csp/shared/csp/serialize';
 import { markUnstableInline } from '@csp/shared/csp/stability';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawlArtifact, runCrawl } from './crawl';
+import { crawlArtifact } from './crawl';
 import {
   EXPECTED_MARKS,
   SITEMAP_ONLY_PAGES,
   UNSTABLE_SCRIPT_MARKS,
   WRITES_NEVER_SENT,
 } from './fixtures/content';
+import { crawlCorpus } from './fixtures/corpus-crawl';
 import { type EnforcedPageResult, loadUnderPolicy } from './fixtures/enforce';
 import { type FixtureSites, startFixtureSites } from './fixtures/sites';
 import { verifyPolicy } from './verify';
@@ -31,16 +32,7 @@ let allowlist: GeneratedPolicy;
 
 beforeAll(async () => {
   sites = await startFixtureSites();
-  const { state, done } = await runCrawl(
-    {
-      url: `${sites.origins.main}/`,
-      urlList: [`${sites.origins.main}/only-in-list`],
-      maxPages: 50,
-      crawlDelay: 0,
-    },
-    null,
-    { deadline: Date.now() + 150_000, allowPrivateTargets: true },
-  );
+  const { state, done } = await crawlCorpus(sites, { timeoutMs: 150_000 });
   expect(done).toBe(true);
   crawlRequests = [...sites.requests];
   artifact = markUnstableInline(crawlArtifact(state), state.rerenders).artifact;

@@ -80,6 +80,18 @@ async function serverWithCrawler(overrides: Overrides = {}) {
   return server;
 }
 
+/** A handler on the server's table and queue that the test calls itself (not through the queue). */
+function directHandler(s: LocalServer, crawlOptions: CrawlHandlerDeps['crawlOptions'] = {}) {
+  return createCrawlHandler({
+    db: s.deps.db,
+    queue: s.deps.queue,
+    logger: s.deps.logger,
+    blobs: new LocalBlobStore(blobDir),
+    allowPrivateTargets: true,
+    crawlOptions: { settle: { idleMs: 50 }, ...crawlOptions },
+  });
+}
+
 /** One SQS record for an analysis, as the queue delivers it. */
 function sqsEvent(messageId: string, analysisId: string): SQSEvent {
   return {
@@ -164,14 +176,7 @@ describe('crawl handler', () => {
   it('does nothing for duplicate deliveries of a message whose analysis is already done', async () => {
     const site = await smallSite();
     const s = await serverWithCrawler();
-    const handler = createCrawlHandler({
-      db: s.deps.db,
-      queue: s.deps.queue,
-      logger: s.deps.logger,
-      blobs: new LocalBlobStore(blobDir),
-      allowPrivateTargets: true,
-      crawlOptions: { settle: { idleMs: 50 } },
-    });
+    const handler = directHandler(s);
     // Start the analysis without the server's queue delivering it, then deliver the same message twice.
     const { client, id } = await startAnalysis(s, `${site.origins.main}/`, { maxPages: 3 });
     await s.queue.idle();
@@ -228,14 +233,7 @@ describe('crawl handler', () => {
     // The server's own queue delivers to nothing: this test delivers the messages itself.
     server = await startTestServer({ crawlHandler: () => async () => ({ batchItemFailures: [] }) });
     const s = server;
-    const handler = createCrawlHandler({
-      db: s.deps.db,
-      queue: s.deps.queue,
-      logger: s.deps.logger,
-      blobs: new LocalBlobStore(blobDir),
-      allowPrivateTargets: true,
-      crawlOptions: { settle: { idleMs: 50 }, rerender: false },
-    });
+    const handler = directHandler(s, { rerender: false });
     const { client } = await registeredClient(s.url);
     const domain = await (
       await client.post('/api/domains', { name: 'Fixture', url: `${site.origins.main}/` })

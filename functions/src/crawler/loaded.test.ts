@@ -7,8 +7,9 @@ import { cpus } from 'node:os';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observationKey } from './classify';
-import { crawlArtifact, runCrawl } from './crawl';
+import { crawlArtifact } from './crawl';
 import { PER_LOAD_PAGES } from './fixtures/content';
+import { crawlCorpus } from './fixtures/corpus-crawl';
 import { type FixtureSites, startFixtureSites } from './fixtures/sites';
 
 let sites: FixtureSites;
@@ -19,17 +20,8 @@ afterAll(async () => {
   await sites?.close();
 });
 
-async function crawlCorpus(): Promise<CrawlArtifact> {
-  const { state, done } = await runCrawl(
-    {
-      url: `${sites.origins.main}/`,
-      urlList: [`${sites.origins.main}/only-in-list`],
-      maxPages: 50,
-      crawlDelay: 0,
-    },
-    null,
-    { deadline: Date.now() + 400_000, allowPrivateTargets: true, rerender: false },
-  );
+async function crawlOnce(): Promise<CrawlArtifact> {
+  const { state, done } = await crawlCorpus(sites, { timeoutMs: 400_000, rerender: false });
   expect(done).toBe(true);
   return crawlArtifact(state);
 }
@@ -67,12 +59,12 @@ function burnCpus(): ChildProcess[] {
 
 describe('capture under load', () => {
   it('a crawl on a machine busy with CPU burners and a second crawl records what a quiet crawl records', async () => {
-    const quiet = await crawlCorpus();
+    const quiet = await crawlOnce();
     const burners = burnCpus();
     let loaded: CrawlArtifact;
     let second: CrawlArtifact;
     try {
-      [loaded, second] = await Promise.all([crawlCorpus(), crawlCorpus()]);
+      [loaded, second] = await Promise.all([crawlOnce(), crawlOnce()]);
     } finally {
       for (const b of burners) b.kill('SIGKILL');
     }

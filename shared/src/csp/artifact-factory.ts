@@ -123,3 +123,17 @@ export function syntheticArtifact(options: SyntheticOptions = {}): CrawlArtifact
   }
   return { origin, pages, errors: [] };
 }
+
+/** An artifact of one site from path → observations; each observation gets its page's URL. */
+export function artifactOfPages(origin: string, pages: Record<string, Observation[]>): CrawlArtifact {
+  return {
+    origin,
+    errors: [],
+    pages: Object.entries(pages).map(([path, observations]) => ({
+      url: `${origin}${path}`,
+      finalUrl: `${origin}${path}`,
+      status: 200,
+      observations: observations.map((o) => ({ ...o, page: `${origin}${path}` })),
+    })),
+  };
+}

@@ -1,24 +1,14 @@
 // The header budget: safest trades first (style hashes, then per-page-only script hashes), each listed;
 // a policy that cannot fit says so; CloudFront's 1,783 characters.
 import { describe, expect, it } from 'vitest';
-import type { CrawlArtifact, Observation } from './artifact';
+import type { Observation } from './artifact';
+import { artifactOfPages } from './artifact-factory';
 import { policyLength } from './budget';
 import { generatePolicy } from './generate';
 
 const origin = 'https://site.example';
 const hash = (i: number, salt: string) => `sha256-${`${salt}${i}`.padEnd(43, 'Q')}=`;
-function site(pages: Record<string, Observation[]>): CrawlArtifact {
-  return {
-    origin,
-    errors: [],
-    pages: Object.entries(pages).map(([path, observations]) => ({
-      url: `${origin}${path}`,
-      finalUrl: `${origin}${path}`,
-      status: 200,
-      observations: observations.map((o) => ({ ...o, page: `${origin}${path}` })),
-    })),
-  };
-}
+const site = (pages: Record<string, Observation[]>) => artifactOfPages(origin, pages);
 const style = (i: number): Observation => ({
   type: 'inline',
   directive: 'style-src-elem',

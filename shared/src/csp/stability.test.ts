@@ -2,7 +2,8 @@
 // shape; code that only went missing stays stable; the generator gives unstable styles 'unsafe-inline' and
 // never unstable scripts.
 import { describe, expect, it } from 'vitest';
-import type { CrawlArtifact, Observation, Rerender } from './artifact';
+import type { Observation, Rerender } from './artifact';
+import { artifactOfPages } from './artifact-factory';
 import { generatePolicy } from './generate';
 import { markUnstableInline, normalizeInlineShape } from './stability';
 
@@ -21,16 +22,8 @@ const inline = (
   sample: hash,
   page,
 });
-const artifactOf = (pages: Record<string, Observation[]>): CrawlArtifact => ({
-  origin,
-  errors: [],
-  pages: Object.entries(pages).map(([path, observations]) => ({
-    url: `${origin}${path}`,
-    finalUrl: `${origin}${path}`,
-    status: 200,
-    observations,
-  })),
-});
+const artifactOf = (pages: Record<string, Observation[]>) => artifactOfPages(origin, pages);
+
 const rerenderOf = (page: string, items: Inline[]): Rerender => ({
   page: `${origin}${page}`,
   inline: items.map(({ directive, hash, shape, sample }) => ({ directive, hash, shape, sample })),
