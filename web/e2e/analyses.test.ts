@@ -2,7 +2,7 @@
 // starts, delete), the analysis screen in every state, and the standalone generator. Analyses in a given
 // state are written straight into the store; the queue's crawl handler does nothing, so a started analysis
 // stays pending.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAnalysis } from '@csp/functions/src/store/analyses';
@@ -78,12 +78,15 @@ async function createDomain(name: string, url: string): Promise<Domain> {
 /** Waits for a finished download of this name and returns its text. */
 async function downloaded(filename: string): Promise<string> {
   const path = join(downloads, filename);
+  // Chromium may create the file before it writes it (or write to a .crdownload first): wait for content.
   for (let i = 0; i < 100; i++) {
     try {
-      return readFileSync(path, 'utf8');
+      const content = readFileSync(path, 'utf8');
+      if (content !== '' && !existsSync(`${path}.crdownload`)) return content;
     } catch {
-      await new Promise((r) => setTimeout(r, 100));
+      // not there yet
     }
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${filename} was not downloaded`);
 }
