@@ -42,6 +42,11 @@ export const generateOptionsSchema = z.object({
     .optional(),
   /** Where browsers POST violation reports (absolute http(s) URL or a path). */
   reportUri: z.string().min(1).optional(),
+  /** Reporting API group named by `report-to` (the export adds its Reporting-Endpoints header). */
+  reportTo: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'reportTo must be a token (letters, digits, - and _)')
+    .optional(),
   /** How long the header may be, and for what (see budget.ts). */
   budget: budgetOptionsSchema.optional(),
 });
@@ -265,6 +270,7 @@ export function generatePolicy(artifact: CrawlArtifact, options: GenerateOptions
 
   if (secure) set('upgrade-insecure-requests', []);
   if (opts.reportUri !== undefined) set('report-uri', [reportUriSource(opts.reportUri)]);
+  if (opts.reportTo !== undefined) set('report-to', [opts.reportTo]);
 
   if (artifact.pages.length === 0 || gathered.observations === 0) {
     add(findings, {

@@ -141,6 +141,35 @@ describe('server configuration exports', () => {
     expect(exportPlain(RULES)).toEqual({ filename: 'csp-policy.txt', content: `${VALUE}\n`, warnings: [] });
   });
 
+  it('a generated policy that reports (report-uri + report-to) brings its Reporting-Endpoints header to every export', () => {
+    const uri = 'https://csp.example/api/uri-report?domain=0b6f5a1e-6f0e-4b8a-9a55-3c1f3c9c2d11';
+    const rules = { 'default-src': ["'self'"], 'report-uri': [uri], 'report-to': ['csp-endpoint'] };
+    const endpoint = `csp-endpoint="${uri}"`;
+    expect(policyHeaders(rules)).toEqual([
+      {
+        name: 'Content-Security-Policy',
+        value: `default-src 'self'; report-uri ${uri}; report-to csp-endpoint`,
+      },
+      { name: 'Reporting-Endpoints', value: endpoint },
+    ]);
+    expect(exportApache(rules).content).toContain(
+      `Header always set Reporting-Endpoints "${endpoint.replace(/"/g, '\\"')}"`,
+    );
+    expect(exportNginx(rules).content).toContain(
+      `add_header Reporting-Endpoints "${endpoint.replace(/"/g, '\\"')}" always;`,
+    );
+    expect(exportIis(rules).content).toContain(
+      '<add name="Reporting-Endpoints" value="csp-endpoint=&quot;https://csp.example/api/uri-report?domain=',
+    );
+    const plain = exportPlain(rules);
+    expect(plain.content).toBe(
+      `default-src 'self'; report-uri ${uri}; report-to csp-endpoint\n\nReporting-Endpoints: ${endpoint}\n`,
+    );
+    for (const format of ['apache', 'nginx', 'iis', 'plain'] as const) {
+      expect(exportPolicy(format, rules).warnings).toEqual([]);
+    }
+  });
+
   it('exportPolicy dispatches every format to its spec file name', () => {
     const names = EXPORT_FORMATS.map((f) => exportPolicy(f, RULES).filename);
     expect(names).toEqual(['.htaccess', 'nginx.conf', 'web.config', 'csp-config.txt', 'csp-policy.txt']);

@@ -16,6 +16,9 @@ export const CLOUDFRONT_CSP_MAX = 1783;
  */
 export const NGINX_PROXY_BUFFER = 4096;
 
+/** The Reporting API group every generated policy names in report-to. */
+export const REPORTING_GROUP = 'csp-endpoint';
+
 export const EXPORT_FORMATS = ['apache', 'nginx', 'iis', 'meta', 'plain'] as const;
 export const exportFormatSchema = z.enum(EXPORT_FORMATS);
 export type ExportFormat = z.infer<typeof exportFormatSchema>;
@@ -40,7 +43,7 @@ export const exportOptionsSchema = z.object({
       group: z
         .string()
         .regex(/^[A-Za-z0-9_-]{1,64}$/, 'group must be a token (letters, digits, - and _)')
-        .default('csp-endpoint'),
+        .default(REPORTING_GROUP),
       url: z.url({ protocol: /^https?$/ }),
     })
     .optional(),
@@ -113,14 +116,17 @@ function prepare(rules: CspRules, options: ExportOptions, withHeaderWarnings: bo
   const opts = exportOptionsSchema.parse(options);
   let effective = rules;
   const extra: Header[] = [];
-  if (opts.reportTo) {
+  const derived = opts.reportTo ? null : reportingEndpointOf(rules);
+  if (derived) {
+    extra.push({ name: 'Reporting-Endpoints', value: `${derived.group}="${derived.url}"` });
+  } else if (opts.reportTo) {
     effective = { ...rules, 'report-to': [opts.reportTo.group] };
     const url = new URL(opts.reportTo.url).href;
     extra.push({ name: 'Reporting-Endpoints', value: `${opts.reportTo.group}="${url}"` });
   }
   const { value, warnings } = renderPolicy(effective);
   if (withHeaderWarnings) warnings.push(...lengthWarnings(value));
-  if (rules['report-to'] && !opts.reportTo) {
+  if (rules['report-to'] && !opts.reportTo && !derived) {
     warnings.push(
       'The policy names a report-to group but no Reporting-Endpoints header is configured; browsers will not know where to send reports.',
     );
@@ -134,6 +140,23 @@ function prepare(rules: CspRules, options: ExportOptions, withHeaderWarnings: bo
     );
   }
   return { headers: [{ name: headerName(opts.reportOnly), value }, ...extra], value, warnings };
+}
+
+/**
+ * A policy naming a report-to group beside an absolute report-uri (what the generator writes) reports to
+ * that URL under the Reporting API too: the Reporting-Endpoints header follows from the rules themselves.
+ */
+export function reportingEndpointOf(rules: CspRules): { group: string; url: string } | null {
+  const group = rules['report-to']?.[0];
+  const uri = rules['report-uri']?.[0];
+  if (!group || !uri || !/^[A-Za-z0-9_-]{1,64}$/.test(group)) return null;
+  try {
+    const url = new URL(uri);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    return { group, url: url.href };
+  } catch {
+    return null;
+  }
 }
 
 export function lengthWarnings(value: string): string[] {
@@ -254,10 +277,15 @@ export function exportMeta(rules: CspRules, options: ExportOptions = {}): Policy
   return { filename: EXPORT_FILENAMES.meta, content, warnings };
 }
 
-/** csp-policy.txt: the header value alone, for pasting anywhere. */
+/**
+ * csp-policy.txt: the header value alone on the first line, for pasting anywhere; when the policy reports
+ * through the Reporting API, the Reporting-Endpoints header to send with it follows after a blank line.
+ */
 export function exportPlain(rules: CspRules, options: ExportOptions = {}): PolicyExport {
-  const { value, warnings } = prepare(rules, options, true);
-  return { filename: EXPORT_FILENAMES.plain, content: `${value}\n`, warnings };
+  const { value, headers, warnings } = prepare(rules, options, true);
+  const others = headers.slice(1).map((h) => `${h.name}: ${h.value}`);
+  const content = others.length ? `${value}\n\n${others.join('\n')}\n` : `${value}\n`;
+  return { filename: EXPORT_FILENAMES.plain, content, warnings };
 }
 
 export function exportPolicy(

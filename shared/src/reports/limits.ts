@@ -1,0 +1,55 @@
+// Every limit of the report path, in one place: the ingest handler, the consumer, the owner API and the
+// web panel read them from here.
+export const REPORT_LIMITS = {
+  /** A single report (application/csp-report, application/json). */
+  maxSingleBodyBytes: 64 * 1024,
+  /** A Reporting API batch (application/reports+json). */
+  maxBatchBodyBytes: 256 * 1024,
+  /** Reports of one Reporting API batch that are read (Chrome sends at most 100). */
+  maxReportsPerBatch: 100,
+  /** Reports per queue message: keeps a message's counter groups inside one 100-item transaction. */
+  maxReportsPerMessage: 50,
+  /** Windows of the reports panel and the owner API, in days (spec: 1, 3 or 7; 7 is the default). */
+  windowsDays: [1, 3, 7] as const,
+  defaultWindowDays: 7,
+  /** Raw reports are kept this long (DynamoDB TTL); counts per hour too. */
+  retentionDays: 30,
+  /** Raw reports kept per group (directive × blocked source) and hour before sampling starts. */
+  rawPerGroupHour: 10,
+  /** Raw reports kept per domain and hour before sampling starts. */
+  rawBudgetPerDomainHour: 500,
+  /** Above either budget, one raw report in this many is kept (counts are never sampled). */
+  sampleOneIn: 100,
+  /** An exact repeat of a report from the same client within this window is noise. */
+  repeatWindowMs: 10_000,
+  /**
+   * Partitions a domain's counters are spread over, by group: a domain whose reports have many distinct
+   * groups cannot push one partition past DynamoDB's 1,000 writes/s.
+   */
+  counterShards: 8,
+  /** Page size of the owner API's report list. */
+  pageSize: 50,
+  maxPageSize: 200,
+  /** Stored string lengths: reports are attacker input, so nothing unbounded is kept. */
+  maxUrlChars: 2048,
+  maxDirectiveChars: 256,
+  maxSampleChars: 256,
+  maxUserAgentChars: 512,
+  maxPolicyChars: 16 * 1024,
+} as const;
+
+/** Sources browsers and extensions report that say nothing about the site (dropped as noise). */
+export const NOISE_PREFIXES = [
+  'chrome-extension',
+  'moz-extension',
+  'safari-extension',
+  'safari-web-extension',
+  'ms-browser-extension',
+  'chrome:',
+  'resource:',
+  'webkit-masked-url:',
+] as const;
+
+/** Why a report was dropped; each is counted per domain and hour. */
+export const DROP_REASONS = ['extension', 'offsite', 'repeat', 'other-type'] as const;
+export type DropReason = (typeof DROP_REASONS)[number];
