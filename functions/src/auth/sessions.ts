@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { ApiEnv } from '../api/deps';
-import { isSecureRequest } from '../api/middleware/session';
+import { isSecureRequest } from '../http/public-origin';
 import { epochSeconds } from '../store/db';
 import { createSession, deleteSession } from '../store/sessions';
 import type { UserRecord } from '../store/users';

@@ -7,7 +7,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { ApiDeps, ApiEnv } from '../api/deps';
-import { isSecureRequest } from '../api/middleware/session';
+import { isSecureRequest } from '../http/public-origin';
 import { epochSeconds, isConditionFailure } from '../store/db';
 import { totpStepKey } from '../store/keys';
 import type { UserRecord } from '../store/users';

@@ -1,8 +1,8 @@
 // Secrets in AWS: one Secrets Manager secret (JSON with sessionSecret, altchaHmacKey, totpEncryptionKey),
 // read once per Lambda container. Environment variables override it (for tests of the Lambda entry).
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { Secrets } from '../api/deps';
 import type { Config } from '../config';
+import type { Secrets } from '../secrets';
 
 export async function loadAwsSecrets(config: Config, secretArn: string | undefined): Promise<Secrets> {
   let stored: Partial<Secrets> = {};

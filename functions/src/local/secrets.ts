@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Secrets } from '../api/deps';
 import type { Config } from '../config';
+import type { Secrets } from '../secrets';
 
 export function randomSecrets(): Secrets {
   return {

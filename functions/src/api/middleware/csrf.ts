@@ -3,20 +3,17 @@
 // cannot send without a CORS preflight that we never grant.
 import { createMiddleware } from 'hono/factory';
 import { AppError } from '../../errors';
+import { publicOrigin } from '../../http/public-origin';
 import type { ApiEnv } from '../deps';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-export function expectedOrigin(requestUrl: string, publicUrl: string | undefined): string {
-  return new URL(publicUrl ?? requestUrl).origin;
-}
 
 export function csrfGuard() {
   return createMiddleware<ApiEnv>(async function csrfMiddleware(c, next) {
     if (SAFE.has(c.req.method)) return next();
     const origin = c.req.header('origin');
     const fetchSite = c.req.header('sec-fetch-site');
-    const expected = expectedOrigin(c.req.url, c.var.deps.config.PUBLIC_URL);
+    const expected = publicOrigin(c.req.url, c.var.deps.config.PUBLIC_URL);
     if (origin !== undefined && origin !== expected) {
       throw new AppError(403, 'Cross-origin request refused');
     }

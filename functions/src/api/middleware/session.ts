@@ -3,13 +3,10 @@ import { deleteCookie, getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { readSessionToken, sessionCookieName, sessionTokenKey } from '../../auth/session-token';
 import { AppError } from '../../errors';
+import { isSecureRequest } from '../../http/public-origin';
 import { getSession } from '../../store/sessions';
 import { getUser } from '../../store/users';
 import type { ApiEnv } from '../deps';
-
-export function isSecureRequest(url: string, publicUrl: string | undefined): boolean {
-  return new URL(publicUrl ?? url).protocol === 'https:';
-}
 
 export function loadSession() {
   return createMiddleware<ApiEnv>(async function loadSessionMiddleware(c, next) {

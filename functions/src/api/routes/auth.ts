@@ -7,9 +7,9 @@ import { isLimited, type RateLimit, recordFailure } from '../../auth/rate-limit'
 import { endSession, startSession } from '../../auth/sessions';
 import { clearMfaPending, hasMfaPending, setMfaPending, verifyTotpForLogin } from '../../auth/two-factor';
 import { AppError } from '../../errors';
+import { clientAddress } from '../../http/client-address';
 import { createUser, getUserByUsername, toPublicUser } from '../../store/users';
 import { readBody } from '../body';
-import { clientIp } from '../client-ip';
 import type { ApiDeps, ApiEnv } from '../deps';
 
 const INVALID = 'Invalid username or password';
@@ -60,7 +60,7 @@ export const authRoutes = new Hono<ApiEnv>()
   .post('/login', async (c) => {
     const { deps } = c.var;
     const input = await readBody(c, loginSchema);
-    const limits = loginLimits(deps, input.username, clientIp(c));
+    const limits = loginLimits(deps, input.username, clientAddress(c, Boolean(deps.secrets.originVerify)));
     const limited = await Promise.all(limits.map((l) => isLimited(deps.db, l)));
     if (limited.some(Boolean)) {
       throw new AppError(429, 'Too many failed sign-in attempts. Please wait a few minutes and try again.');

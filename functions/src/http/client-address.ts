@@ -1,0 +1,61 @@
+// The client's address, from what the platform saw. Behind CloudFront (proven by the origin-verify header,
+// see api/middleware/origin-guard.ts) that is CloudFront's viewer address; otherwise the connection's own
+// address. A spoofable X-Forwarded-For from the open internet is never trusted.
+import type { Context } from 'hono';
+import ipaddr from 'ipaddr.js';
+
+/** `behindCloudFront`: an origin-verify secret is configured, so every accepted request came through it. */
+export function clientAddress(c: Context, behindCloudFront: boolean): string {
+  const env = c.env as
+    | {
+        incoming?: { socket?: { remoteAddress?: string } };
+        requestContext?: { http?: { sourceIp?: string } };
+      }
+    | undefined;
+  const direct = env?.requestContext?.http?.sourceIp ?? env?.incoming?.socket?.remoteAddress ?? 'unknown';
+  if (!behindCloudFront) return direct;
+  // CloudFront-Viewer-Address is "ip:port" (IPv6 too, so cut at the last colon).
+  const viewer = c.req.header('cloudfront-viewer-address');
+  if (viewer?.includes(':')) return viewer.slice(0, viewer.lastIndexOf(':'));
+  // CloudFront appends the viewer to X-Forwarded-For; API Gateway then appends CloudFront's own address.
+  const chain = (c.req.header('x-forwarded-for') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return chain.length >= 2 ? chain[chain.length - 2]! : direct;
+}
+
+/**
+ * The form in which a client address may be stored: its /24 (IPv4) or /48 (IPv6) network, so a stored
+ * report does not identify a person. IPv4-mapped IPv6 addresses count as IPv4.
+ */
+export function truncatedAddress(address: string): string {
+  if (!ipaddr.isValid(address)) return 'unknown';
+  let ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) {
+    ip = (ip as ipaddr.IPv6).toIPv4Address();
+  }
+  if (ip.kind() === 'ipv4') {
+    const o = (ip as ipaddr.IPv4).octets;
+    return `${o[0]}.${o[1]}.${o[2]}.0`;
+  }
+  const parts = (ip as ipaddr.IPv6).parts;
+  return ipaddr
+    .fromByteArray([...parts.slice(0, 3).flatMap((p) => [p >> 8, p & 0xff]), ...new Array(10).fill(0)])
+    .toString();
+}
+
+/** The key per-client limits group by: the whole IPv4 address, or the /64 of an IPv6 one (one host's range). */
+export function rateLimitSubject(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  let ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) {
+    ip = (ip as ipaddr.IPv6).toIPv4Address();
+  }
+  if (ip.kind() === 'ipv4') return ip.toString();
+  const parts = (ip as ipaddr.IPv6).parts;
+  return `${parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(':')}::/64`;
+}
