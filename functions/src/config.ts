@@ -37,6 +37,17 @@ const envSchema = z.object({
     .min(10)
     .default(15 * 60),
   CRAWL_QUEUE_URL: z.string().optional(),
+  /** The report queue (SQS) the ingest handler sends to; locally a file queue under DATA_DIR. */
+  REPORT_QUEUE_URL: z.string().optional(),
+  /**
+   * Where browsers send reports, when not PUBLIC_URL's /api/uri-report (a Lambda Function URL of the ingest
+   * handler, for high volume). Written into every generated policy's report-uri.
+   */
+  REPORT_ENDPOINT_ORIGIN: z.string().optional(),
+  /** Report requests one client may send per minute (per process; IPv6 clients grouped by /64). */
+  REPORT_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Reports one domain may send per second (per process), with bursts of twice that. */
+  REPORT_DOMAIN_PER_SECOND: z.coerce.number().int().min(1).default(1000),
   BLOB_BUCKET: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });

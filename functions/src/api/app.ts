@@ -1,6 +1,6 @@
 // The API: one sub-app per resource, joined under /api. Used as is by the Lambda and by the local server.
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { limitBody } from '../http/body-limit';
 import { securityHeaders } from '../http/security-headers';
 import type { ApiDeps, ApiEnv } from './deps';
 import { csrfGuard } from './middleware/csrf';
@@ -12,15 +12,10 @@ import { achievementRoutes } from './routes/achievements';
 import { analysisRoutes } from './routes/analyses';
 import { authRoutes } from './routes/auth';
 import { domainRoutes } from './routes/domains';
+import { reportRoutes } from './routes/reports';
 import { userRoutes } from './routes/user';
 
-const limitKb = (kb: number) =>
-  bodyLimit({
-    maxSize: kb * 1024,
-    // The rest of the body is never read, so the connection cannot carry another request: say so.
-    onError: (c) =>
-      c.json({ message: `Request body is too large (${kb} KB at most)` }, 413, { Connection: 'close' }),
-  });
+const limitKb = (kb: number) => limitBody(kb * 1024);
 // Crawl requests may carry a sitemap; everything else is small.
 const largeBody = limitKb(400);
 const smallBody = limitKb(64);
@@ -45,6 +40,7 @@ export function createApiApp(deps: ApiDeps) {
   app.route('/user', userRoutes);
   app.route('/domains', domainRoutes);
   app.route('/', analysisRoutes);
+  app.route('/', reportRoutes);
   app.route('/achievements', achievementRoutes);
   return app;
 }

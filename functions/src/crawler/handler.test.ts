@@ -11,6 +11,7 @@ import type { ApiDeps } from '../api/deps';
 import { type BlobStore, LocalBlobStore } from '../blobs';
 import type { LocalServer } from '../local/server';
 import { getAnalysis } from '../store/analyses';
+import { getKnowledge } from '../store/knowledge';
 import { registeredClient, startTestServer } from '../testing/api-server';
 import { type FixtureSites, startFixtureSites } from './fixtures/sites';
 import { type CrawlHandlerDeps, createCrawlHandler } from './handler';
@@ -151,6 +152,17 @@ describe('crawl handler', () => {
     expect(analysis.budget).toMatchObject({ target: 'header', limit: 4096, fits: true });
     expect(analysis.resourceStats.totalResources).toBeGreaterThan(0);
     expect(analysis.completedAt).toBeTruthy();
+    // The policies report to the product, for this domain; the Reporting API group too.
+    const { uuid } = await (await client.get(`/api/domains/${analysis.domainId}`)).json();
+    const reportUri = `${s.url}/api/uri-report?domain=${uuid}`;
+    for (const rules of [analysis.cspRules, analysis.strictCspRules]) {
+      expect(rules['report-uri']).toEqual([reportUri]);
+      expect(rules['report-to']).toEqual(['csp-endpoint']);
+    }
+    // What the crawl saw is kept for judging the domain's reports.
+    const knowledge = await getKnowledge(s.deps.db, id);
+    expect(knowledge?.pages.length).toBe(5);
+    expect(knowledge?.code.some((c) => c.directive.startsWith('script-src'))).toBe(true);
   });
 
   it('continues a crawl that runs out of time in a new run, with progress kept', async () => {

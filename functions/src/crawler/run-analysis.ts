@@ -12,10 +12,11 @@ import { randomUUID } from 'node:crypto';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
 import type { PolicyFinding } from '@csp/shared/csp/finding';
 import { generatePolicy } from '@csp/shared/csp/generate';
-import { serializePolicy } from '@csp/shared/csp/serialize';
+import { REPORTING_GROUP, serializePolicy } from '@csp/shared/csp/serialize';
 import { markUnstableInline } from '@csp/shared/csp/stability';
 import { computeResourceStats } from '@csp/shared/csp/stats';
-import type { Verification } from '@csp/shared/schemas/analysis';
+import { crawlKnowledge } from '@csp/shared/reports/knowledge';
+import type { CspRules, Verification } from '@csp/shared/schemas/analysis';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import type { AnalysisQueue } from '../api/deps';
 import type { BlobStore } from '../blobs';
@@ -30,6 +31,7 @@ import {
   updateProgress,
 } from '../store/analyses';
 import type { Db } from '../store/db';
+import { putKnowledge } from '../store/knowledge';
 import { acquireRunSlot, releaseRunSlot } from '../store/run-slots';
 import { firstCrawlError, incompleteLine, summarizeCapture } from './capture-summary';
 import { checkpointKey, crawlArtifact, type RunCrawlOptions, runCrawl } from './crawl';
@@ -170,7 +172,9 @@ async function crawlAndFinish(
     limit: request.headerBudget ?? CRAWL_LIMITS.headerBudget.default,
   } as const;
   let artifact: CrawlArtifact = marked.artifact;
-  let allowlist = generatePolicy(artifact, { mode: 'allowlist', budget });
+  // Policies of a domain's analysis report to the product (report-uri, and report-to for the Reporting API).
+  const reporting = analysis.reportUri ? { reportUri: analysis.reportUri, reportTo: REPORTING_GROUP } : {};
+  let allowlist = generatePolicy(artifact, { mode: 'allowlist', budget, ...reporting });
 
   // A policy we hand out is one we have tried: a sample of the pages again, with it as report-only and the
   // same interaction; what it blocks is added once (same rules: hashes only when stable) and tried again.
@@ -193,7 +197,8 @@ async function crawlAndFinish(
       onPage: (checked, total) => void progress('verifying', from + ((to - from) * checked) / total),
     });
   await progress('verifying', 0);
-  const first = await verify(serializePolicy(allowlist.rules), 0, 0.5);
+  // Verification reads violations in the page itself: the crawler must not post reports to the product.
+  const first = await verify(serializePolicy(withoutReporting(allowlist.rules)), 0, 0.5);
   let final = first;
   let refined = false;
   if (first.violations > 0 && Date.now() < verifyDeadline - 30_000) {
@@ -201,11 +206,11 @@ async function crawlAndFinish(
       refineArtifact(marked.artifact, first.pagesWithViolations),
       result.state.rerenders,
     ).artifact;
-    allowlist = generatePolicy(artifact, { mode: 'allowlist', budget });
-    final = await verify(serializePolicy(allowlist.rules), 0.5, 1);
+    allowlist = generatePolicy(artifact, { mode: 'allowlist', budget, ...reporting });
+    final = await verify(serializePolicy(withoutReporting(allowlist.rules)), 0.5, 1);
     refined = true;
   }
-  const strict = generatePolicy(artifact, { mode: 'strict', budget });
+  const strict = generatePolicy(artifact, { mode: 'strict', budget, ...reporting });
 
   const capture = summarizeCapture(result.state, marked.unstable);
   const findings: PolicyFinding[] = [...allowlist.findings];
@@ -255,11 +260,20 @@ async function crawlAndFinish(
     budget: allowlist.budget,
     needsAttention,
   });
-  if (completed) await deps.blobs.delete(key);
+  if (completed) {
+    // What the crawl saw, for judging the domain's violation reports later (suggestions).
+    if (analysis.domainId) await putKnowledge(db, crawlKnowledge(analysis.id, artifact));
+    await deps.blobs.delete(key);
+  }
   log.info('analysis completed', {
     pages: result.state.pages.length,
     firstPassViolations: first.violations,
     violations: final.violations,
   });
   return true;
+}
+
+function withoutReporting(rules: CspRules): CspRules {
+  const { 'report-uri': _u, 'report-to': _t, ...rest } = rules;
+  return rest;
 }

@@ -1,8 +1,10 @@
 // The whole product in one process: the web app, the API, the report endpoint and the crawl queue, on
 // DynamoDB Local. The same handlers as in AWS; nothing here is a stand-in.
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { ReportMessage } from '@csp/shared/schemas/report';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createApiApp } from '../api/app';
@@ -11,7 +13,10 @@ import { type Config, loadConfig } from '../config';
 import { securityHeaders } from '../http/security-headers';
 import { createLogger } from '../logger';
 import { createDeadLetterHandler } from '../queue/dead-letter';
+import { LocalDurableQueue } from '../queue/local-durable-queue';
 import { LocalQueue, type SqsHandler } from '../queue/local-queue';
+import { createIngestApp } from '../report-ingest/app';
+import { createReportConsumer } from '../report-ingest/consumer';
 import { createDb } from '../store/db';
 import { ensureTable } from '../store/table';
 import { type DynamoLocal, startDynamoLocal } from './dynamo-local';
@@ -37,6 +42,8 @@ export interface LocalServerOptions {
    * and DynamoDB Local listen: the crawler must never reach them, whatever a crawled page asks for.
    */
   crawlHandler?: (deps: ApiDeps, local: { ownPorts: readonly number[] }) => SqsHandler;
+  /** Where the report queue keeps its log: DATA_DIR/report-queue, or a temporary folder in tests. */
+  reportQueueDir?: string;
 }
 
 export interface LocalServer {
@@ -44,6 +51,7 @@ export interface LocalServer {
   port: number;
   deps: ApiDeps;
   queue: LocalQueue;
+  reportQueue: LocalDurableQueue<ReportMessage>;
   close(): Promise<void>;
 }
 
@@ -92,10 +100,25 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     });
     queueRef.current = queue;
 
+    // Tests on a shared DynamoDB get a report queue of their own; `npm start` keeps it under DATA_DIR.
+    const tempQueueDir = !opts.reportQueueDir && opts.dynamoEndpoint && !opts.dataDir;
+    const reportQueueDir =
+      opts.reportQueueDir ??
+      (tempQueueDir ? mkdtempSync(join(tmpdir(), 'csp-report-queue-')) : join(dataDir, 'report-queue'));
+    const reportQueue = new LocalDurableQueue<ReportMessage>({
+      dir: reportQueueDir,
+      handler: createReportConsumer({ db, logger }),
+      logger,
+    });
+    reportQueue.start();
+    const ingest = createIngestApp({ db, config, logger, queue: reportQueue });
+
     const api = createApiApp(deps);
     const app = new Hono();
     let hosts: ReadonlySet<string> = new Set();
     app.use(hostGuard(() => hosts));
+    // Browsers on customers' sites post reports here: the report app answers before the API's guards.
+    app.route('/', ingest);
     app.route('/', api);
     app.use(securityHeaders({ https: () => Boolean(config.PUBLIC_URL?.startsWith('https:')) }));
     // An unknown API path is a JSON 404, never the web app's index.html.
@@ -117,8 +140,11 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
       port: actualPort,
       deps,
       queue,
+      reportQueue,
       async close() {
         await queue.close();
+        await reportQueue.close();
+        if (tempQueueDir) rmSync(reportQueueDir, { recursive: true, force: true });
         await new Promise<void>((ok) => server.close(() => ok()));
         db.doc.destroy();
         if (dynamo) {

@@ -28,6 +28,8 @@ export interface AnalysisRecord extends Analysis {
   lastError?: string;
   /** Waiting for a slot (stage 'queued'): a run will look again before this (epoch ms). */
   queuedUntil?: number | null;
+  /** Where the generated policy tells browsers to send reports (analyses of a domain). */
+  reportUri?: string | null;
 }
 
 const INTERNAL = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'];
@@ -47,6 +49,7 @@ export function toAnalysis(r: AnalysisRecord): Analysis {
     runs: _n,
     lastError: _e,
     queuedUntil: _q,
+    reportUri: _u,
     ...rest
   } = r;
   return { ...rest, startedAt: rest.startedAt ?? null };
@@ -54,7 +57,13 @@ export function toAnalysis(r: AnalysisRecord): Analysis {
 
 export async function createAnalysis(
   db: Db,
-  input: { userId: string; domainId: string | null; url: string; crawlRequest: CrawlRequest },
+  input: {
+    userId: string;
+    domainId: string | null;
+    url: string;
+    crawlRequest: CrawlRequest;
+    reportUri?: string | null;
+  },
 ): Promise<AnalysisRecord> {
   const id = newId();
   const record: AnalysisRecord = {
@@ -81,6 +90,7 @@ export async function createAnalysis(
     runId: null,
     leaseUntil: null,
     runs: 0,
+    reportUri: input.reportUri ?? null,
   };
   await db.doc.send(
     new PutCommand({

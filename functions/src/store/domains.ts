@@ -9,9 +9,12 @@ import {
   domainIndexes,
   domainKey,
   domainUuidKey,
+  knowledgeKey,
   userDomainsPartition,
 } from './keys';
 import { queryPartition } from './query';
+import { clearReportCounts } from './report-counts';
+import { clearDomainReports } from './reports';
 
 const strip = (item: Record<string, unknown>): Domain => {
   const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, gsi3pk: _e, gsi3sk: _f, ...rest } = item;
@@ -100,6 +103,10 @@ export async function deleteDomainCascade(db: Db, domain: Domain): Promise<void>
     partition: domainAnalysesPartition(domain.id),
     projection: 'pk, sk',
   });
-  await batchDelete(db, keys as { pk: string; sk: string }[]);
+  const analyses = keys as { pk: string; sk: string }[];
+  await batchDelete(db, [...analyses, ...analyses.map((k) => ({ pk: k.pk, sk: knowledgeKey('').sk }))]);
+  // Its violation reports and their counts go too (spec: a domain is deleted with its security reports).
+  await clearDomainReports(db, domain.id);
+  await clearReportCounts(db, domain.id);
   await batchDelete(db, [domainUuidKey(domain.uuid), domainKey(domain.id)]);
 }

@@ -1,6 +1,6 @@
 // Time-sortable random ids (ULID layout: 48-bit time + 80 random bits, Crockford base32), so "newest first"
 // is a key order and ids cannot be guessed or enumerated.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -19,4 +19,18 @@ export function newId(now = Date.now()): string {
 
 export function newUuid(): string {
   return randomUUID();
+}
+
+/**
+ * An id with newId's layout whose random part comes from `seed`: the same seed gives the same id, so an
+ * item written again after a redelivery overwrites itself instead of appearing twice.
+ */
+export function idFromSeed(timeMs: number, seed: string): string {
+  const digest = createHash('sha256').update(seed).digest();
+  return newId(timeMs).slice(0, 10) + [...digest.subarray(0, 16)].map((b) => ALPHABET[b % 32]).join('');
+}
+
+/** The smallest id of a moment: ids from `timeMs` on sort at or after it. */
+export function idFloor(timeMs: number): string {
+  return newId(timeMs).slice(0, 10) + '0'.repeat(16);
 }

@@ -67,3 +67,50 @@ export const TYPE_PARTITIONS = {
 
 /** A user's running-analysis slots (one item: analysis id → lease end), so one tenant cannot starve others. */
 export const runSlotsKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'RUNSLOTS' });
+
+/** A stored violation report. A domain's reports are its gsi2 partition, newest first (ids sort by time). */
+export const reportKey = (id: string) => ({ pk: `REPORT#${id}`, sk: 'REPORT' });
+export const reportIndexes = (domainId: string, id: string) => ({
+  gsi2pk: `DOMAIN#${domainId}#REPORT`,
+  gsi2sk: id,
+});
+export const domainReportsPartition = (domainId: string) => `DOMAIN#${domainId}#REPORT`;
+
+/**
+ * Exact report counts per directive × blocked source × hour. A domain's counters are spread over
+ * REPORT_LIMITS.counterShards partitions by group, so one hot domain cannot exceed a partition's write rate.
+ */
+export const reportCountPartition = (domainId: string, shard: number) => `RCOUNT#${domainId}#${shard}`;
+export const reportCountKey = (
+  domainId: string,
+  shard: number,
+  hour: string,
+  directive: string,
+  source: string,
+) => ({
+  pk: reportCountPartition(domainId, shard),
+  sk: `${hour}#${directive}#${source}`,
+});
+
+/** Per domain and hour: reports received, raw reports kept, and noise dropped by reason. */
+export const reportStatsPartition = (domainId: string) => `RSTATS#${domainId}`;
+export const reportStatsKey = (domainId: string, hour: string) => ({
+  pk: reportStatsPartition(domainId),
+  sk: hour,
+});
+
+/** One stored copy of each distinct policy a domain's reports were sent under (reports keep its hash). */
+export const reportPolicyPartition = (domainId: string) => `RPOLICY#${domainId}`;
+export const reportPolicyKey = (domainId: string, hash: string) => ({
+  pk: reportPolicyPartition(domainId),
+  sk: hash,
+});
+
+/** Queue messages already counted, by the second they were sent: a redelivered message is not counted twice. */
+export const reportGuardKey = (domainId: string, sentSecond: number) => ({
+  pk: `RGUARD#${domainId}`,
+  sk: String(sentSecond),
+});
+
+/** What a completed crawl saw (inline code samples per page), kept beside its analysis for suggestions. */
+export const knowledgeKey = (analysisId: string) => ({ pk: `ANALYSIS#${analysisId}`, sk: 'KNOWLEDGE' });

@@ -2,6 +2,7 @@
 import { crawlRequestSchema, startAnalysisSchema } from '@csp/shared/schemas/analysis';
 import { type Context, Hono } from 'hono';
 import { notFound } from '../../errors';
+import { publicOrigin, reportEndpoint } from '../../http/public-origin';
 import { errorFields } from '../../logger';
 import {
   type AnalysisRecord,
@@ -39,7 +40,8 @@ export const analysisRoutes = new Hono<ApiEnv>()
   })
 
   .post('/csp-analyses', requireUser, async (c) => {
-    const { db } = c.var.deps;
+    const { deps } = c.var;
+    const { db } = deps;
     const user = currentUser(c);
     const { domainId, crawlRequest } = await readBody(c, startAnalysisSchema);
     const domain = await getOwnedDomain(db, user.id, domainId);
@@ -51,6 +53,12 @@ export const analysisRoutes = new Hono<ApiEnv>()
       domainId: domain.id,
       url: domain.url,
       crawlRequest: request,
+      // Every policy generated for a domain reports to the product (REPORT_ENDPOINT_ORIGIN: the ingest
+      // function's own host, when the deployment has one).
+      reportUri: reportEndpoint(
+        deps.config.REPORT_ENDPOINT_ORIGIN ?? publicOrigin(c.req.url, deps.config.PUBLIC_URL),
+        domain.uuid,
+      ),
     });
     await recordScanStarted(db, domain.id);
     return c.json(toAnalysis(await enqueue(c, analysis)), 201);

@@ -1,0 +1,273 @@
+// The report queue's batch consumer: turns queued messages into exact counts (one update per group,
+// hour and chunk), raw reports (sampled above the per-group and per-domain budgets) and one stored copy of
+// each distinct policy. A message delivered twice is counted once: every message's token goes into the
+// guard in the same transaction as its counts, and a redelivered message is checked against the guard.
+import { createHash } from 'node:crypto';
+import { reportGroup } from '@csp/shared/reports/group';
+import { type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
+import { type ReportMessage, reportMessageSchema } from '@csp/shared/schemas/report';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { errorFields, type Logger } from '../logger';
+import { type Db, failedConditionIndexes, isConditionFailure } from '../store/db';
+import { idFromSeed } from '../store/ids';
+import {
+  applyCounts,
+  type CounterDelta,
+  countedTokens,
+  counterShard,
+  currentHits,
+  currentStored,
+  type GuardDelta,
+  guardToken,
+  hitsKey,
+  hourOf,
+  type StatsDelta,
+} from '../store/report-counts';
+import { putPolicies, putReports, type StoredReport } from '../store/reports';
+
+interface Delivered {
+  record: SQSRecord;
+  message: ReportMessage;
+  token: string;
+  second: number;
+  redelivered: boolean;
+}
+
+export interface ConsumerOptions {
+  db: Db;
+  logger: Logger;
+  /** Counts the table writes it makes (the ingest benchmark reports writes per 1,000 reports). */
+  onWrite?: (kind: 'counts' | 'reports' | 'policies', items: number) => void;
+}
+
+/** Transaction items of one chunk: counters + hours + guard seconds must fit in 100. */
+const MAX_CHUNK_ITEMS = 100;
+
+const sha = (s: string) => createHash('sha256').update(s).digest('base64url');
+
+export function createReportConsumer(opts: ConsumerOptions) {
+  const { db, logger } = opts;
+  /** Policies already stored by this process: a popular policy is written once, not once per batch. */
+  const storedPolicies = new Set<string>();
+
+  async function consumeDomain(domainId: string, batch: Delivered[]): Promise<void> {
+    let todo = batch;
+    const redelivered = todo.filter((d) => d.redelivered);
+    if (redelivered.length > 0) {
+      const done = await countedTokens(db, domainId, [...new Set(redelivered.map((d) => d.second))]);
+      todo = todo.filter((d) => !(d.redelivered && done.has(d.token)));
+    }
+    for (const chunk of chunks(todo)) await consumeChunk(domainId, chunk);
+  }
+
+  async function consumeChunk(domainId: string, chunk: Delivered[], attempt = 0): Promise<void> {
+    const counters = new Map<string, CounterDelta>();
+    const stats = new Map<string, StatsDelta>();
+    const statsOf = (hour: string) => {
+      const s = stats.get(hour) ?? { received: 0, stored: 0, dropped: {} };
+      stats.set(hour, s);
+      return s;
+    };
+    const perReport: { d: Delivered; index: number; group: CounterDelta }[] = [];
+    for (const d of chunk) {
+      const { message } = d;
+      const droppedHour = hourOf(message.receivedAt);
+      for (const [reason, n] of Object.entries(message.dropped) as [DropReason, number][]) {
+        const s = statsOf(droppedHour);
+        s.dropped[reason] = (s.dropped[reason] ?? 0) + n;
+      }
+      message.reports.forEach((r, index) => {
+        const { directive, source } = reportGroup(r);
+        const hour = hourOf(r.reportedAt);
+        const shard = counterShard(directive, source);
+        const key = `${hour}\n${directive}\n${source}`;
+        let g = counters.get(key);
+        if (!g) {
+          g = { shard, hour, directive, source, hits: 0, firstSeen: r.reportedAt, lastSeen: r.reportedAt };
+          counters.set(key, g);
+        }
+        g.hits += 1;
+        if (r.reportedAt < g.firstSeen) g.firstSeen = r.reportedAt;
+        if (r.reportedAt > g.lastSeen) g.lastSeen = r.reportedAt;
+        statsOf(hour).received += 1;
+        perReport.push({ d, index, group: g });
+      });
+    }
+
+    // Sampling: the first reports of each group and hour are kept, up to the domain's hourly budget; above
+    // either, one in sampleOneIn (by the report's id, so a redelivery decides the same way).
+    const groups = [...counters.values()];
+    const [hits, storedByHour] = await Promise.all([
+      groups.length ? currentHits(db, domainId, groups) : new Map<string, number>(),
+      currentStored(db, domainId, [...stats.keys()]),
+    ]);
+    const rank = new Map<CounterDelta, number>();
+    const keptByHour = new Map<string, number>();
+    const keep: StoredReport[] = [];
+    const policies = new Map<string, string>();
+    for (const { d, index, group } of perReport) {
+      const r = d.message.reports[index]!;
+      const id = idFromSeed(Date.parse(r.reportedAt), `${d.record.messageId}#${index}`);
+      const n = (rank.get(group) ?? 0) + 1;
+      rank.set(group, n);
+      const keptThisHour = (storedByHour.get(group.hour) ?? 0) + (keptByHour.get(group.hour) ?? 0);
+      const underBudget =
+        (hits.get(hitsKey(domainId, group)) ?? 0) + n <= REPORT_LIMITS.rawPerGroupHour &&
+        keptThisHour < REPORT_LIMITS.rawBudgetPerDomainHour;
+      const sampled =
+        createHash('sha256').update(id).digest().readUInt32BE(0) % REPORT_LIMITS.sampleOneIn === 0;
+      if (!underBudget && !sampled) continue;
+      keptByHour.set(group.hour, (keptByHour.get(group.hour) ?? 0) + 1);
+      const policyHash = r.originalPolicy ? sha(r.originalPolicy) : null;
+      if (policyHash && r.originalPolicy && !storedPolicies.has(`${domainId}/${policyHash}`)) {
+        policies.set(policyHash, r.originalPolicy);
+      }
+      keep.push({
+        id,
+        domainId,
+        domainUuid: d.message.domainUuid,
+        reportedUri: r.documentUri,
+        blockedUri: r.blockedUri,
+        violatedDirective: r.violatedDirective,
+        originalPolicyHash: policyHash,
+        documentUri: r.documentUri,
+        referrer: r.referrer ?? null,
+        statusCode: r.statusCode ?? null,
+        scriptSample: r.scriptSample ?? null,
+        lineNumber: r.lineNumber ?? null,
+        columnNumber: r.columnNumber ?? null,
+        sourceFile: r.sourceFile ?? null,
+        userAgent: r.userAgent ?? null,
+        clientIp: d.message.clientIp,
+        disposition: r.disposition ?? null,
+        reportedAt: r.reportedAt,
+        createdAt: d.message.receivedAt,
+      });
+    }
+    for (const [hour, n] of keptByHour) statsOf(hour).stored += n;
+
+    // Raw reports and policies first: their ids are deterministic, so writing them again is harmless; the
+    // counts and the guard then commit together.
+    if (policies.size > 0) {
+      await putPolicies(db, domainId, policies);
+      opts.onWrite?.('policies', policies.size);
+      for (const h of policies.keys()) storedPolicies.add(`${domainId}/${h}`);
+    }
+    if (keep.length > 0) {
+      await putReports(db, keep);
+      opts.onWrite?.('reports', keep.length);
+    }
+    const guards = new Map<number, GuardDelta>();
+    for (const d of chunk) {
+      const g = guards.get(d.second) ?? { second: d.second, tokens: [], checked: [] };
+      guards.set(d.second, g);
+      g.tokens.push(d.token);
+      if (d.redelivered) g.checked.push(d.token);
+    }
+    try {
+      await applyCounts(db, domainId, { counters: groups, stats, guards: [...guards.values()] });
+      opts.onWrite?.('counts', groups.length + stats.size + guards.size);
+    } catch (err) {
+      if (attempt >= 5) throw err;
+      const failedIndexes = failedConditionIndexes(err);
+      if (isConditionFailure(err) && failedIndexes.length > 0) {
+        // A redelivered message was counted meanwhile (by a concurrent delivery): drop what is done.
+        const done = await countedTokens(db, domainId, [...guards.keys()]);
+        const left = chunk.filter((d) => !done.has(d.token));
+        if (left.length > 0) await consumeChunk(domainId, left, attempt + 1);
+        return;
+      }
+      if (!isRetryable(err)) throw err;
+      await new Promise((r) => setTimeout(r, 50 * 2 ** attempt + Math.random() * 50));
+      await consumeChunk(domainId, chunk, attempt + 1);
+    }
+  }
+
+  return async function consumeReports(event: SQSEvent): Promise<SQSBatchResponse> {
+    const byDomain = new Map<string, Delivered[]>();
+    for (const record of event.Records) {
+      const parsed = reportMessageSchema.safeParse(safeJson(record.body));
+      if (!parsed.success) {
+        // Only the ingest handler writes to this queue: an unreadable message is a bug, not a retry.
+        logger.error('unreadable report message, dropped', { messageId: record.messageId });
+        continue;
+      }
+      const list = byDomain.get(parsed.data.domainId) ?? [];
+      list.push({
+        record,
+        message: parsed.data,
+        token: guardToken(record.messageId),
+        second: Math.floor(Number(record.attributes.SentTimestamp) / 1000),
+        redelivered: Number(record.attributes.ApproximateReceiveCount) > 1,
+      });
+      byDomain.set(parsed.data.domainId, list);
+    }
+    const failures: { itemIdentifier: string }[] = [];
+    await Promise.all(
+      [...byDomain].map(async ([domainId, list]) => {
+        try {
+          await consumeDomain(domainId, list);
+        } catch (err) {
+          logger.error('report batch of a domain failed, will be delivered again', {
+            domainId,
+            messages: list.length,
+            ...errorFields(err),
+          });
+          failures.push(...list.map((d) => ({ itemIdentifier: d.record.messageId })));
+        }
+      }),
+    );
+    return { batchItemFailures: failures };
+  };
+}
+
+/** Messages in order, cut so that each chunk's distinct counters, hours and guard seconds fit one transaction. */
+function chunks(list: Delivered[]): Delivered[][] {
+  const out: Delivered[][] = [];
+  let current: Delivered[] = [];
+  let keys = new Set<string>();
+  let checked = 0;
+  for (const d of list) {
+    const mine = new Set<string>([`g${d.second}`, `s${hourOf(d.message.receivedAt)}`]);
+    for (const r of d.message.reports) {
+      const { directive, source } = reportGroup(r);
+      mine.add(`c${hourOf(r.reportedAt)}\n${directive}\n${source}`);
+      mine.add(`s${hourOf(r.reportedAt)}`);
+    }
+    const merged = new Set([...keys, ...mine]);
+    // Redelivered messages add one condition each: 50 keep the expression well under DynamoDB's 4 KB.
+    const full = merged.size > MAX_CHUNK_ITEMS || current.length >= 2000 || (d.redelivered && checked >= 50);
+    if (current.length > 0 && full) {
+      out.push(current);
+      current = [];
+      keys = mine;
+      checked = 0;
+    } else {
+      keys = merged;
+    }
+    if (d.redelivered) checked += 1;
+    current.push(d);
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+function isRetryable(err: unknown): boolean {
+  const name = (err as { name?: string } | null)?.name ?? '';
+  return (
+    name === 'TransactionCanceledException' ||
+    name === 'TransactionConflictException' ||
+    name === 'ProvisionedThroughputExceededException' ||
+    name === 'ThrottlingException' ||
+    name === 'RequestLimitExceeded' ||
+    name === 'InternalServerError'
+  );
+}
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return null;
+  }
+}

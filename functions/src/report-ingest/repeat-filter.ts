@@ -1,0 +1,36 @@
+// Exact repeats of a report from one client within a short window (a page reloaded, a retried upload)
+// are noise: each counts once. Kept in memory per process, bounded, keyed by a hash (no address stored).
+import { createHash } from 'node:crypto';
+import type { NormalizedReport } from '@csp/shared/schemas/report';
+
+export class RepeatFilter {
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly windowMs: number,
+    private readonly maxKeys = 200_000,
+  ) {}
+
+  /** True when the same client sent the same report within the window (and records it otherwise). */
+  isRepeat(client: string, report: NormalizedReport, now = Date.now()): boolean {
+    const { reportedAt: _at, ...content } = report;
+    const key = createHash('sha256')
+      .update(client)
+      .update('\n')
+      .update(JSON.stringify(content))
+      .digest('base64url');
+    const until = this.seen.get(key);
+    if (until !== undefined && until > now) return true;
+    this.seen.delete(key);
+    if (this.seen.size >= this.maxKeys) this.evict(now);
+    this.seen.set(key, now + this.windowMs);
+    return false;
+  }
+
+  private evict(now: number) {
+    for (const [k, until] of this.seen) {
+      if (until <= now || this.seen.size >= this.maxKeys) this.seen.delete(k);
+      else break;
+    }
+  }
+}

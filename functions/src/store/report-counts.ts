@@ -1,0 +1,297 @@
+// Exact report counts: per directive × blocked source × hour (sharded by group), per domain and hour
+// (received, kept, dropped), and the double-delivery guard. The consumer changes them only through
+// applyCounts, one transaction per chunk, so counts and the guard move together or not at all.
+import { createHash } from 'node:crypto';
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
+import { type DropCounts, type ReportGroupCount, reportGroupCountSchema } from '@csp/shared/schemas/report';
+import { z } from 'zod';
+import { batchDelete, batchGet } from './batch';
+import { type Db, epochSeconds } from './db';
+import {
+  reportCountKey,
+  reportCountPartition,
+  reportGuardKey,
+  reportStatsKey,
+  reportStatsPartition,
+} from './keys';
+import { queryTable, retentionExpiry } from './reports';
+
+/** `2026-11-24T13`: the hour a report counts in (UTC), sortable as text. */
+export const hourOf = (iso: string) => iso.slice(0, 13);
+export const hourStartMs = (hour: string) => Date.parse(`${hour}:00:00.000Z`);
+
+/** The counter partition of a group: stable, so a group's hour is one item. */
+export function counterShard(directive: string, source: string): number {
+  return (
+    createHash('sha256').update(`${directive}\n${source}`).digest().readUInt32BE(0) %
+    REPORT_LIMITS.counterShards
+  );
+}
+
+/** What the guard keeps of a queue message id: 8 bytes of its hash (a collision among one second's
+ * messages of one domain is beyond 1 in 10^12). */
+export const guardToken = (messageId: string) =>
+  createHash('sha256').update(messageId).digest().subarray(0, 8).toString('base64url');
+
+export interface CounterDelta {
+  shard: number;
+  hour: string;
+  directive: string;
+  source: string;
+  hits: number;
+  firstSeen: string;
+  lastSeen: string;
+}
+
+export interface StatsDelta {
+  received: number;
+  stored: number;
+  dropped: DropCounts;
+}
+
+export interface GuardDelta {
+  second: number;
+  tokens: string[];
+  /** Tokens of redelivered messages: the write fails if one is already there. */
+  checked: string[];
+}
+
+const counterItemSchema = z.object({
+  directive: z.string(),
+  source: z.string(),
+  hour: z.string(),
+  hits: z.number(),
+  firstSeen: z.string(),
+  lastSeen: z.string(),
+});
+
+const statsItemSchema = z
+  .object({ sk: z.string(), received: z.number().default(0), kept: z.number().default(0) })
+  .catchall(z.unknown());
+
+const droppedAttribute = (reason: DropReason) => `d_${reason.replace(/-/g, '_')}`;
+
+/** Hits already counted for these group-hours (eventually consistent: used to sample raw reports). */
+export async function currentHits(
+  db: Db,
+  domainId: string,
+  groups: CounterDelta[],
+): Promise<Map<string, number>> {
+  const items = await batchGet(
+    db,
+    groups.map((g) => reportCountKey(domainId, g.shard, g.hour, g.directive, g.source)),
+  );
+  return new Map(items.map((i) => [`${i.pk}|${i.sk}`, Number(i.hits ?? 0)]));
+}
+export const hitsKey = (domainId: string, g: CounterDelta) => {
+  const k = reportCountKey(domainId, g.shard, g.hour, g.directive, g.source);
+  return `${k.pk}|${k.sk}`;
+};
+
+/** Raw reports already kept in these hours of the domain. */
+export async function currentStored(db: Db, domainId: string, hours: string[]): Promise<Map<string, number>> {
+  const items = await batchGet(
+    db,
+    hours.map((h) => reportStatsKey(domainId, h)),
+  );
+  return new Map(items.map((i) => [i.sk as string, Number(i.kept ?? 0)]));
+}
+
+/** Tokens of messages already counted, for the seconds given (strongly consistent). */
+export async function countedTokens(db: Db, domainId: string, seconds: number[]): Promise<Set<string>> {
+  const items = await batchGet(
+    db,
+    seconds.map((s) => reportGuardKey(domainId, s)),
+    { consistent: true },
+  );
+  return new Set(items.flatMap((i) => [...((i.ids as Set<string> | undefined) ?? [])]));
+}
+
+/** Applies one chunk's counts and marks its messages counted, atomically (at most 100 items). */
+export async function applyCounts(
+  db: Db,
+  domainId: string,
+  delta: { counters: CounterDelta[]; stats: Map<string, StatsDelta>; guards: GuardDelta[] },
+): Promise<void> {
+  const items: unknown[] = [];
+  for (const g of delta.counters) {
+    items.push({
+      Update: {
+        TableName: db.table,
+        Key: reportCountKey(domainId, g.shard, g.hour, g.directive, g.source),
+        UpdateExpression:
+          'ADD hits :n SET directive = :d, #source = :s, #hour = :h, firstSeen = if_not_exists(firstSeen, :f), lastSeen = :l, expiresAt = :e',
+        ExpressionAttributeNames: { '#source': 'source', '#hour': 'hour' },
+        ExpressionAttributeValues: {
+          ':n': g.hits,
+          ':d': g.directive,
+          ':s': g.source,
+          ':h': g.hour,
+          ':f': g.firstSeen,
+          ':l': g.lastSeen,
+          ':e': retentionExpiry(hourStartMs(g.hour)),
+        },
+      },
+    });
+  }
+  for (const [hour, s] of delta.stats) {
+    const values: Record<string, unknown> = {
+      ':r': s.received,
+      ':k': s.stored,
+      ':e': retentionExpiry(hourStartMs(hour)),
+    };
+    const adds = ['received :r', 'kept :k'];
+    for (const [reason, n] of Object.entries(s.dropped) as [DropReason, number][]) {
+      if (!n) continue;
+      const v = `:${droppedAttribute(reason)}`;
+      values[v] = n;
+      adds.push(`${droppedAttribute(reason)} ${v}`);
+    }
+    items.push({
+      Update: {
+        TableName: db.table,
+        Key: reportStatsKey(domainId, hour),
+        UpdateExpression: `ADD ${adds.join(', ')} SET expiresAt = :e`,
+        ExpressionAttributeValues: values,
+      },
+    });
+  }
+  for (const g of delta.guards) {
+    const values: Record<string, unknown> = {
+      ':ids': new Set(g.tokens),
+      // The guard only has to outlive redeliveries (SQS keeps a message 4 days at most).
+      ':e': epochSeconds() + 5 * 24 * 3600,
+    };
+    const conditions = g.checked.map((t, i) => {
+      values[`:c${i}`] = t;
+      return `NOT contains(ids, :c${i})`;
+    });
+    items.push({
+      Update: {
+        TableName: db.table,
+        Key: reportGuardKey(domainId, g.second),
+        UpdateExpression: 'ADD ids :ids SET expiresAt = :e',
+        ExpressionAttributeValues: values,
+        ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
+      },
+    });
+  }
+  if (items.length === 0) return;
+  if (items.length > 100)
+    throw new Error(`A report chunk needs ${items.length} writes; 100 fit a transaction`);
+  await db.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+}
+
+const hourRange = (fromHour: string, toHour: string) => ({
+  cond: 'sk BETWEEN :from AND :to',
+  values: { ':from': fromHour, ':to': `${toHour}\uffff` },
+});
+
+async function queryAll(db: Db, pk: string, fromHour: string, toHour: string) {
+  const r = hourRange(fromHour, toHour);
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        KeyConditionExpression: `pk = :p AND ${r.cond}`,
+        ExpressionAttributeValues: { ':p': pk, ...r.values },
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** Exact counts per group over the hours given (one Query per shard), most reported first. */
+export async function windowCounts(
+  db: Db,
+  domainId: string,
+  fromHour: string,
+  toHour: string,
+): Promise<ReportGroupCount[]> {
+  const shards = Array.from({ length: REPORT_LIMITS.counterShards }, (_, s) => s);
+  const items = (
+    await Promise.all(shards.map((s) => queryAll(db, reportCountPartition(domainId, s), fromHour, toHour)))
+  ).flat();
+  const groups = new Map<string, ReportGroupCount>();
+  for (const raw of items) {
+    const item = counterItemSchema.parse(raw);
+    if (item.hits <= 0) continue;
+    const key = `${item.directive}\n${item.source}`;
+    const g = groups.get(key);
+    if (!g) {
+      groups.set(key, reportGroupCountSchema.parse({ ...item, count: item.hits }));
+      continue;
+    }
+    g.count += item.hits;
+    if (item.firstSeen < g.firstSeen) g.firstSeen = item.firstSeen;
+    if (item.lastSeen > g.lastSeen) g.lastSeen = item.lastSeen;
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count || a.directive.localeCompare(b.directive));
+}
+
+export interface HourStats {
+  hour: string;
+  received: number;
+  stored: number;
+  dropped: DropCounts;
+}
+
+/** Received, kept and dropped per hour over the hours given: one Query. */
+export async function windowStats(
+  db: Db,
+  domainId: string,
+  fromHour: string,
+  toHour: string,
+): Promise<HourStats[]> {
+  const items = await queryAll(db, reportStatsPartition(domainId), fromHour, toHour);
+  return items.map((raw) => {
+    const item = statsItemSchema.parse(raw);
+    const dropped: DropCounts = {};
+    for (const [k, v] of Object.entries(item)) {
+      if (!k.startsWith('d_') || typeof v !== 'number' || v <= 0) continue;
+      dropped[k.slice(2).replace(/_/g, '-') as DropReason] = v;
+    }
+    return { hour: item.sk, received: Math.max(0, item.received), stored: Math.max(0, item.kept), dropped };
+  });
+}
+
+/** A deleted report leaves the counts too (the counter never goes below zero). */
+export async function uncountReport(
+  db: Db,
+  domainId: string,
+  g: Omit<CounterDelta, 'hits' | 'firstSeen' | 'lastSeen'>,
+) {
+  const update = (Key: { pk: string; sk: string }, expression: string) =>
+    db.doc
+      .send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key,
+          UpdateExpression: expression,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':m': -1 },
+        }),
+      )
+      .catch((err: { name?: string }) => {
+        if (err?.name !== 'ConditionalCheckFailedException') throw err;
+      });
+  await Promise.all([
+    update(reportCountKey(domainId, g.shard, g.hour, g.directive, g.source), 'ADD hits :m'),
+    update(reportStatsKey(domainId, g.hour), 'ADD received :m, kept :m'),
+  ]);
+}
+
+/** Deletes every count of a domain (clearing its reports). */
+export async function clearReportCounts(db: Db, domainId: string): Promise<void> {
+  const partitions = [
+    ...Array.from({ length: REPORT_LIMITS.counterShards }, (_, s) => reportCountPartition(domainId, s)),
+    reportStatsPartition(domainId),
+  ];
+  for (const pk of partitions) await batchDelete(db, await queryTable(db, pk));
+}
