@@ -23,7 +23,7 @@ const INPUTS = [
   'web/vite.config.ts',
   'web/src',
   'web/public',
-  'shared/src/schemas',
+  'shared/src',
   'package-lock.json',
 ];
 
