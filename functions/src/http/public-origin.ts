@@ -13,3 +13,15 @@ export function isSecureRequest(requestUrl: string, publicUrl: string | undefine
 export function reportEndpoint(origin: string, domainUuid: string): string {
   return `${origin}/api/uri-report?domain=${encodeURIComponent(domainUuid)}`;
 }
+
+/** The report endpoint of a domain as configured: REPORT_ENDPOINT_ORIGIN (the ingest function's own URL) or the public origin. */
+export function domainReportEndpoint(
+  requestUrl: string,
+  config: { PUBLIC_URL?: string; REPORT_ENDPOINT_ORIGIN?: string },
+  domainUuid: string,
+): string {
+  return reportEndpoint(
+    config.REPORT_ENDPOINT_ORIGIN ?? publicOrigin(requestUrl, config.PUBLIC_URL),
+    domainUuid,
+  );
+}

@@ -181,6 +181,8 @@ export const reportListSchema = z.object({
   dropped: dropCountsSchema,
   nextCursor: z.string().nullable(),
   days: z.number().int(),
+  /** The domain's report-uri, to show how to install it. */
+  endpoint: z.string(),
 });
 export type ReportList = z.infer<typeof reportListSchema>;
 

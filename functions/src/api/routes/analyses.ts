@@ -2,7 +2,7 @@
 import { crawlRequestSchema, startAnalysisSchema } from '@csp/shared/schemas/analysis';
 import { type Context, Hono } from 'hono';
 import { notFound } from '../../errors';
-import { publicOrigin, reportEndpoint } from '../../http/public-origin';
+import { domainReportEndpoint } from '../../http/public-origin';
 import { errorFields } from '../../logger';
 import {
   type AnalysisRecord,
@@ -55,10 +55,7 @@ export const analysisRoutes = new Hono<ApiEnv>()
       crawlRequest: request,
       // Every policy generated for a domain reports to the product (REPORT_ENDPOINT_ORIGIN: the ingest
       // function's own host, when the deployment has one).
-      reportUri: reportEndpoint(
-        deps.config.REPORT_ENDPOINT_ORIGIN ?? publicOrigin(c.req.url, deps.config.PUBLIC_URL),
-        domain.uuid,
-      ),
+      reportUri: domainReportEndpoint(c.req.url, deps.config, domain.uuid),
     });
     await recordScanStarted(db, domain.id);
     return c.json(toAnalysis(await enqueue(c, analysis)), 201);

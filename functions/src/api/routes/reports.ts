@@ -8,6 +8,7 @@ import { reportListQuerySchema, reportWindowSchema } from '@csp/shared/schemas/r
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors';
+import { domainReportEndpoint } from '../../http/public-origin';
 import { listDomainAnalyses } from '../../store/analyses';
 import { getDomain } from '../../store/domains';
 import { getKnowledge } from '../../store/knowledge';
@@ -90,6 +91,7 @@ export const reportRoutes = new Hono<ApiEnv>()
       dropped,
       nextCursor: page.nextCursor,
       days: q.days,
+      endpoint: domainReportEndpoint(c.req.url, c.var.deps.config, domain.uuid),
     };
     return c.json(body);
   })
