@@ -155,17 +155,44 @@ export function instrumentSource(options: { binding: string; flushName: string; 
     }
     return out;
   }
+  // The browser dispatches securitypolicyviolation events in tasks of their own, while the crawler's
+  // evaluate (a DevTools message) can overtake queued tasks: on a busy machine a violation already
+  // decided may still wait in the queue. A flush first lets every task queued before it run (two rounds
+  // of message tasks, which the scheduler orders after tasks already queued at the same priority).
+  var Channel = window.MessageChannel;
+  var Wait = Promise;
+  var timer0 = window.setTimeout;
+  function afterQueuedTasks() {
+    return new Wait(function (resolve) {
+      var rounds = 0;
+      var channel = new Channel();
+      channel.port1.onmessage = function () {
+        if (++rounds < 2) channel.port2.postMessage(0);
+        else { channel.port1.close(); resolve(); }
+      };
+      channel.port2.postMessage(0);
+    });
+  }
+  function flushNow() {
+    onMutations(observer.takeRecords());
+    if (document.documentElement) tree(document.documentElement);
+    rereadText();
+    drain();
+  }
   Object.defineProperty(window, cfg.flushName, {
     enumerable: false,
     value: function (withLinks) {
-      onMutations(observer.takeRecords());
-      if (document.documentElement) tree(document.documentElement);
-      rereadText();
+      var frames = [];
       for (var i = 0; i < window.frames.length; i++) {
-        try { var f = window.frames[i][cfg.flushName]; if (typeof f === 'function') f(false); } catch (e) {}
+        try { var f = window.frames[i][cfg.flushName]; if (typeof f === 'function') frames.push(f(false)); } catch (e) {}
       }
-      drain();
-      return withLinks ? links() : [];
+      return afterQueuedTasks().then(function () {
+        flushNow();
+        // A frame being torn down may never answer: it gets a moment, not the whole step's time limit.
+        return Wait.race([Wait.all(frames), new Wait(function (r) { timer0.call(window, r, 1000); })]);
+      }).then(function () {
+        return withLinks ? links() : [];
+      });
     },
   });
 })();`;
