@@ -25,11 +25,24 @@ export function clientAddress(c: Context, behindCloudFront: boolean): string {
   return chain.length >= 2 ? chain[chain.length - 2]! : direct;
 }
 
+const PLAIN_IPV4 =
+  /^(?:::ffff:)?((?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d))$/i;
+
+/**
+ * A dotted-quad IPv4 address (or its IPv4-mapped IPv6 form, as Node gives it on a dual-stack socket), in
+ * its canonical form; null for anything else. The common case on every report, without a full parse.
+ */
+function plainIPv4(address: string): string | null {
+  return PLAIN_IPV4.exec(address)?.[1] ?? null;
+}
+
 /**
  * The form in which a client address may be stored: its /24 (IPv4) or /48 (IPv6) network, so a stored
  * report does not identify a person. IPv4-mapped IPv6 addresses count as IPv4.
  */
 export function truncatedAddress(address: string): string {
+  const v4 = plainIPv4(address);
+  if (v4) return `${v4.slice(0, v4.lastIndexOf('.'))}.0`;
   if (!ipaddr.isValid(address)) return 'unknown';
   let ip = ipaddr.parse(address);
   if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) {
@@ -47,6 +60,8 @@ export function truncatedAddress(address: string): string {
 
 /** The key per-client limits group by: the whole IPv4 address, or the /64 of an IPv6 one (one host's range). */
 export function rateLimitSubject(address: string): string {
+  const v4 = plainIPv4(address);
+  if (v4) return v4;
   if (!ipaddr.isValid(address)) return address;
   let ip = ipaddr.parse(address);
   if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) {

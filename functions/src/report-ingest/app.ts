@@ -39,11 +39,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Dropped-report counts waiting for the next message of their domain (at most this old). */
 const DROPS_FLUSH_MS = 30_000;
 
-const CORS = {
+/**
+ * Every answer's headers, given when the response is made: setting one afterwards (a middleware after
+ * next()) turns the adapter's plain response into a full Fetch Response, a third of the handler's time.
+ */
+const HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
   'Access-Control-Allow-Headers': 'Content-Type',
   'Access-Control-Max-Age': '86400',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
 };
 
 function fromCloudFront(c: Context, secret: string | undefined): boolean {
@@ -77,21 +83,15 @@ export function createIngestApp(deps: IngestDeps) {
   };
 
   const error = (c: Context, status: 400 | 404 | 413 | 415 | 429 | 503, message: string, headers = {}) =>
-    c.json({ message }, status, { ...CORS, ...headers });
+    c.json({ message }, status, { ...HEADERS, ...headers });
 
   const app = new Hono();
-  // Scoped to the endpoint: the local server mounts this app beside the API and the web app.
-  app.use('/api/uri-report', async (c, next) => {
-    await next();
-    c.header('Cache-Control', 'no-store');
-    c.header('X-Content-Type-Options', 'nosniff');
-  });
   app.onError((err, c) => {
     logger.error('report ingest failed', errorFields(err));
     return error(c, 503, 'The report could not be stored. Please try again.');
   });
 
-  app.options('/api/uri-report', (c) => c.body(null, 204, CORS));
+  app.options('/api/uri-report', (c) => c.body(null, 204, HEADERS));
 
   app.post(
     '/api/uri-report',
@@ -182,12 +182,12 @@ export function createIngestApp(deps: IngestDeps) {
           return error(c, 503, 'The report could not be stored. Please try again.');
         }
       }
-      return c.body(null, 204, CORS);
+      return c.body(null, 204, HEADERS);
     },
   );
 
   app.all('/api/uri-report', (c) =>
-    c.json({ message: 'Method not allowed' }, 405, { ...CORS, Allow: 'POST, OPTIONS' }),
+    c.json({ message: 'Method not allowed' }, 405, { ...HEADERS, Allow: 'POST, OPTIONS' }),
   );
   return app;
 }
