@@ -3,10 +3,10 @@
 // failed jobs end in a dead-letter queue that a small Lambda turns into failed analyses.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Annotations, CfnOutput, Duration, Size, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, Fn, Size, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { Architecture } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, FunctionUrlAuthType, HttpMethod as UrlMethod } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -15,6 +15,7 @@ import { BlobBucket } from './blob-bucket';
 import { CrawlQueue } from './crawl-queue';
 import { DataTable } from './data-table';
 import { ProjectFunction } from './project-function';
+import { ReportQueue } from './report-queue';
 import { WebDistribution } from './web-distribution';
 
 /** Handler files, relative to the repository root. Each exports `handler`. */
@@ -23,12 +24,14 @@ export const ENTRIES = {
   crawler: 'functions/src/crawler/lambda.ts',
   crawlDeadLetter: 'functions/src/queue/dead-letter-lambda.ts',
   reportIngest: 'functions/src/report-ingest/lambda.ts',
+  reportConsumer: 'functions/src/report-ingest/consumer-lambda.ts',
 } as const;
 export type FunctionName = keyof typeof ENTRIES;
 
 /** Lambda's ceiling; the crawler stops before it and re-enqueues a continuation. */
 export const CRAWLER_TIMEOUT = Duration.minutes(15);
 const DEAD_LETTER_TIMEOUT = Duration.minutes(1);
+const REPORT_CONSUMER_TIMEOUT = Duration.minutes(2);
 
 /**
  * Installed next to the crawler's bundle instead of bundled: @sparticuz/chromium reads its brotli
@@ -170,6 +173,10 @@ export class CspGeneratorStack extends Stack {
     }
 
     // --- Report ingestion ------------------------------------------------------------------------------
+    // Browsers post reports to the ingest function's own URL (a Function URL: no CloudFront or API Gateway
+    // request charge, which alone would cost $1 per million each); /api/uri-report through CloudFront
+    // reaches the same function. It answers once a report is in the report queue; the consumer aggregates.
+    const reports = new ReportQueue(this, 'Reports', { consumerTimeout: REPORT_CONSUMER_TIMEOUT });
     const ingestEntry = this.entry('reportIngest', sourceRoot);
     if (ingestEntry) {
       const ingest = new ProjectFunction(this, 'ReportIngest', {
@@ -178,18 +185,54 @@ export class CspGeneratorStack extends Stack {
         description: 'CSP Generator: receives CSP violation reports',
         memorySize: 512,
         timeout: Duration.seconds(10),
-        environment: { PUBLIC_URL: web.url },
-      }).bindTable(table, { accessMode: 'readWrite' });
+        environment: {
+          PUBLIC_URL: web.url,
+          REPORT_QUEUE_URL: reports.queue.queueUrl,
+          // Through CloudFront, the viewer's address comes from a header only this secret makes trusted.
+          ORIGIN_VERIFY_SECRET_ARN: originVerify.secretArn,
+        },
+      }).bindTable(table, { accessMode: 'read' });
+      reports.queue.grantSendMessages(ingest);
+      originVerify.grantRead(ingest);
+      const ingestUrl = ingest.addFunctionUrl({
+        authType: FunctionUrlAuthType.NONE,
+        cors: { allowedOrigins: ['*'], allowedMethods: [UrlMethod.POST], allowedHeaders: ['content-type'] },
+      });
+      // https://<id>.lambda-url.<region>.on.aws/ → its origin, for the report-uri of generated policies.
+      api.addEnvironment('REPORT_ENDPOINT_ORIGIN', `https://${Fn.select(2, Fn.split('/', ingestUrl.url))}`);
       // A more specific route than /api/{proxy+}, so API Gateway picks it first.
       httpApi.addRoutes({
         path: '/api/uri-report',
         methods: [HttpMethod.ANY],
         integration: new HttpLambdaIntegration('ReportIngestIntegration', ingest),
       });
+      new CfnOutput(this, 'ReportEndpoint', {
+        value: ingestUrl.url,
+        description: 'Where browsers send reports',
+      });
       this.functions.reportIngest = ingest;
     }
-    // TODO(report-ingest): until functions/src/report-ingest/lambda.ts exists, /api/uri-report falls through
-    // to the API function's /api/{proxy+} route. The block above picks the file up at the next synth.
+    const consumerEntry = this.entry('reportConsumer', sourceRoot);
+    if (consumerEntry) {
+      const consumer = new ProjectFunction(this, 'ReportConsumer', {
+        ...common,
+        entry: consumerEntry,
+        description: 'CSP Generator: stores violation reports and counts them, in batches',
+        memorySize: 512,
+        timeout: REPORT_CONSUMER_TIMEOUT,
+      }).bindTable(table, { accessMode: 'readWrite' });
+      consumer.addEventSource(
+        new SqsEventSource(reports.queue, {
+          // Up to 1,000 messages or 5 s, whichever first: one counter update per group per batch.
+          batchSize: 1000,
+          maxBatchingWindow: Duration.seconds(5),
+          reportBatchItemFailures: true,
+          // Hot domains are sharded in the table; a few consumers at once are plenty.
+          maxConcurrency: 4,
+        }),
+      );
+      this.functions.reportConsumer = consumer;
+    }
 
     new CfnOutput(this, 'Url', { value: web.url, description: 'The product (CloudFront)' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME for npm run admin' });

@@ -25,7 +25,7 @@ type Resource = { Properties: Record<string, unknown> };
 describe('CspGeneratorStack with every handler present', () => {
   let s: ReturnType<typeof synth>;
   beforeAll(() => {
-    s = synth(['api', 'crawler', 'crawlDeadLetter', 'reportIngest']);
+    s = synth(['api', 'crawler', 'crawlDeadLetter', 'reportIngest', 'reportConsumer']);
   });
 
   it('has one table: pk/sk, three GSIs with projection ALL, TTL on expiresAt, on demand, PITR, retained', () => {
@@ -108,6 +108,32 @@ describe('CspGeneratorStack with every handler present', () => {
     for (const [id, fn] of functions) expect((fn as Resource).Properties.Runtime, id).toBe('nodejs22.x');
   });
 
+  it('takes reports at a Function URL that generated policies name, queues them and consumes them in batches', () => {
+    s.template.hasResourceProperties('AWS::Lambda::Url', {
+      TargetFunctionArn: { 'Fn::GetAtt': [s.logicalId('reportIngest'), 'Arn'] },
+      AuthType: 'NONE',
+    });
+    const api = s.template.toJSON().Resources[s.logicalId('api')] as Resource;
+    const apiEnv = (api.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(JSON.stringify(apiEnv.REPORT_ENDPOINT_ORIGIN)).toContain('FunctionUrl');
+    const ingest = s.template.toJSON().Resources[s.logicalId('reportIngest')] as Resource;
+    const ingestEnv = (ingest.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(Object.keys(ingestEnv)).toEqual(
+      expect.arrayContaining(['TABLE_NAME', 'REPORT_QUEUE_URL', 'ORIGIN_VERIFY_SECRET_ARN']),
+    );
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: s.logicalId('reportConsumer') },
+      BatchSize: 1000,
+      MaximumBatchingWindowInSeconds: 5,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^ReportsQueue'), 'Arn'] },
+    });
+    s.template.hasResourceProperties('AWS::SQS::Queue', {
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }),
+      VisibilityTimeout: 720,
+    });
+  });
+
   it('gives only the API the secret, through SECRETS_ARN', () => {
     const api = s.template.toJSON().Resources[s.logicalId('api')] as Resource;
     const env = (api.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -124,8 +150,18 @@ describe('CspGeneratorStack with every handler present', () => {
     const readers = Object.values(s.template.findResources('AWS::IAM::Policy')).filter((p) =>
       JSON.stringify(p).includes('secretsmanager:GetSecretValue'),
     );
-    // The API's role and the seeder's, nobody else (the API reads both secrets in one policy).
-    expect(readers).toHaveLength(2);
+    // The API's role and the seeder's (the API reads both secrets in one policy), and the ingest function's
+    // for the origin-verify value only.
+    expect(readers).toHaveLength(3);
+    const ingestReader = readers.find((p) => JSON.stringify(p).includes('ReportIngestServiceRole'));
+    const statements = (
+      ingestReader as {
+        Properties: { PolicyDocument: { Statement: { Action: string[]; Resource: unknown }[] } };
+      }
+    ).Properties.PolicyDocument.Statement.filter((st) => st.Action.includes('secretsmanager:GetSecretValue'));
+    expect(statements.map((st) => JSON.stringify(st.Resource))).toEqual([
+      expect.stringMatching(/^\{"Ref":"OriginVerify/),
+    ]);
   });
 
   it('serves the web app with our own strict CSP, HSTS for two years, nosniff, DENY and a referrer policy', () => {
@@ -192,7 +228,7 @@ describe('CspGeneratorStack with every handler present', () => {
 
   it("passes CDK's built-in CloudFormation validation (an error there fails the synth)", () => {
     expect(() =>
-      synth(['api', 'crawler', 'crawlDeadLetter', 'reportIngest'], { validate: true }),
+      synth(['api', 'crawler', 'crawlDeadLetter', 'reportIngest', 'reportConsumer'], { validate: true }),
     ).not.toThrow();
   });
 
@@ -211,6 +247,7 @@ describe('CspGeneratorStack while handlers are still being written', () => {
       .findWarning('*', Match.stringLikeRegexp('does not exist'))
       .map((w) => String(w.entry.data));
     expect(warnings.join('\n')).toMatch(/crawler[\s\S]*reportIngest|reportIngest[\s\S]*crawler/);
+    expect(warnings.join('\n')).toMatch(/reportConsumer/);
     expect(warnings.join('\n')).toMatch(/web\/dist/);
   });
 
