@@ -1,5 +1,5 @@
 // /domains/:id (spec "Domain detail"): the domain, its running analysis, quick and advanced starts, quick
-// stats, the latest analysis and the history. The rules generator and security reports panels come later.
+// stats, the latest analysis and the history, and the security reports panel. The rules generator comes later.
 import { useQueryClient } from '@tanstack/react-query';
 import { SearchX } from 'lucide-react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -21,6 +21,7 @@ import { domainsQueryKey } from '@/features/domains/api/get-domains';
 import { DeleteDomainButton } from '@/features/domains/components/delete-domain-button';
 import { DomainOverviewCard } from '@/features/domains/components/domain-overview-card';
 import { DomainStatusBadge } from '@/features/domains/components/domains-card';
+import { ReportsPanel } from '@/features/reports/components/reports-panel';
 import { ApiError } from '@/lib/api-client';
 
 export function DomainDetailRoute() {
@@ -109,6 +110,7 @@ export function DomainDetailRoute() {
           <LatestAnalysisCard analysis={list[0]} />
         </div>
       </div>
+      <ReportsPanel domainId={d.id} />
     </>
   );
 }

@@ -1,0 +1,204 @@
+// The report loop in a real browser: a fixture site on loopback serves pages with a policy generated for
+// its domain (report-uri and report-to pointing at the running product); Chromium loads them, blocks what
+// the policy does not allow and sends reports — application/csp-report for report-uri alone, the Reporting
+// API's reports for report-to — which the owner API lists and the domain screen's reports panel shows.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
+import type { HttpClient } from '@csp/functions/src/testing/http-client';
+import { generatePolicy } from '@csp/shared/csp/generate';
+import { policyHeaders, REPORTING_GROUP } from '@csp/shared/csp/serialize';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser';
+import { buildWeb } from './harness';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+let site: Server;
+let siteUrl: string;
+let client: HttpClient;
+let domain: { id: string; uuid: string };
+let headers: { name: string; value: string }[] = [];
+let legacyOnly: { name: string; value: string }[] = [];
+
+const PAGE = `<!doctype html><html><head><title>Shop</title><script src="/app.js"></script></head>
+<body><h1>Shop</h1><img src="http://localhost:PORT/tracker.png" alt="">
+<script>document.title = 'injected?';</script></body></html>`;
+
+beforeAll(async () => {
+  const webDist = buildWeb();
+  [server, browser] = await Promise.all([
+    startTestServer({ webDist, crawlHandler: () => async () => {} }),
+    launchBrowser(),
+  ]);
+  site = createServer((req, res) => {
+    const port = (site.address() as AddressInfo).port;
+    if (req.url === '/app.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end('window.app = 1;');
+      return;
+    }
+    if (req.url === '/tracker.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end();
+      return;
+    }
+    const policy = req.url === '/legacy' ? legacyOnly : headers;
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      ...Object.fromEntries(policy.map((h) => [h.name, h.value])),
+    });
+    res.end(PAGE.replace('PORT', String(port)));
+  });
+  await new Promise<void>((ok) => site.listen(0, '127.0.0.1', ok));
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+
+  ({ client } = await registeredClient(server.url));
+  domain = await (await client.post('/api/domains', { name: 'Shop', url: siteUrl })).json();
+
+  // The policy a crawl of the page would give: its own script, nothing else; reporting to the product.
+  const reportUri = `${server.url}/api/uri-report?domain=${domain.uuid}`;
+  const artifact = {
+    origin: siteUrl,
+    errors: [],
+    pages: [
+      {
+        url: `${siteUrl}/`,
+        finalUrl: `${siteUrl}/`,
+        status: 200,
+        observations: [
+          {
+            type: 'url' as const,
+            directive: 'script-src-elem' as const,
+            url: `${siteUrl}/app.js`,
+            page: `${siteUrl}/`,
+          },
+        ],
+      },
+    ],
+  };
+  const withReportTo = generatePolicy(artifact, {
+    mode: 'allowlist',
+    reportUri,
+    reportTo: REPORTING_GROUP,
+  }).rules;
+  expect(withReportTo['report-uri']).toEqual([reportUri]);
+  expect(withReportTo['report-to']).toEqual([REPORTING_GROUP]);
+  headers = policyHeaders(withReportTo);
+  expect(headers.map((h) => h.name)).toEqual(['Content-Security-Policy', 'Reporting-Endpoints']);
+  const { 'report-to': _t, ...reportUriOnly } = withReportTo;
+  legacyOnly = policyHeaders(reportUriOnly);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await new Promise((ok) => site?.close(ok));
+});
+
+async function reportsUntil(count: number, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    await server.reportQueue.idle();
+    const body = await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json();
+    if (body.total >= count || Date.now() > until) return body;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('violation reports from a real browser', () => {
+  let page: Page;
+
+  it('reach the product through report-uri (application/csp-report)', async () => {
+    page = await browser.newPage();
+    await page.goto(`${siteUrl}/legacy`, { waitUntil: 'networkidle0' });
+    const body = await reportsUntil(2);
+    expect(body.total).toBe(2);
+    const blocked = body.reports.map((r: { blockedUri: string; violatedDirective: string }) => [
+      r.violatedDirective,
+      r.blockedUri,
+    ]);
+    expect(blocked).toEqual(
+      expect.arrayContaining([
+        ['img-src', expect.stringMatching(/^http:\/\/localhost:\d+\/tracker\.png$/)],
+        ['script-src-elem', 'inline'],
+      ]),
+    );
+    expect(body.reports[0].documentUri).toBe(`${siteUrl}/legacy`);
+    expect(body.reports[0].originalPolicy).toContain('report-uri');
+  });
+
+  it('reach the product through report-to (Reporting API batches)', async () => {
+    // Headless Chromium queues Reporting API reports but does not upload them (its delivery service runs
+    // in full browsers only); the reports it queued, read over CDP, are posted as it would post them.
+    const cdp = await page.createCDPSession();
+    const queued: { type: string; initiatorUrl: string; body: Record<string, unknown>; timestamp: number }[] =
+      [];
+    cdp.on('Network.reportingApiReportAdded', (e: { report: (typeof queued)[number] }) =>
+      queued.push(e.report),
+    );
+    await cdp.send('Network.enable');
+    await cdp.send('Network.enableReportingApi', { enable: true });
+    await page.goto(`${siteUrl}/`, { waitUntil: 'networkidle0' });
+    for (let i = 0; i < 40 && queued.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(queued.map((r) => r.type)).toEqual(['csp-violation', 'csp-violation']);
+    const userAgent = await browser.userAgent();
+    const upload = await fetch(`${server.url}/api/uri-report?domain=${domain.uuid}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/reports+json' },
+      body: JSON.stringify(
+        queued.map((r) => ({
+          type: r.type,
+          age: Math.max(0, Math.round(Date.now() - r.timestamp * 1000)),
+          url: r.initiatorUrl,
+          user_agent: userAgent,
+          body: r.body,
+        })),
+      ),
+    });
+    expect(upload.status).toBe(204);
+    const body = await reportsUntil(4);
+    expect(body.total).toBe(4);
+    const fromReportTo = body.reports.filter((r: { documentUri: string }) => r.documentUri === `${siteUrl}/`);
+    expect(fromReportTo).toHaveLength(2);
+    expect(body.counts).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ directive: 'img-src', count: 2 }),
+        expect.objectContaining({ source: 'inline', count: 2 }),
+      ]),
+    );
+    const suggestions = await (await client.get(`/api/domains/${domain.id}/report-suggestions`)).json();
+    // No crawl of this domain yet: the inline script cannot be told from an injection.
+    expect(suggestions.analysisId).toBeNull();
+    expect(suggestions.suggestions.find((s: { blocked: string }) => s.blocked === 'inline')).toMatchObject({
+      class: 'suspicious-inline',
+      acceptable: false,
+    });
+  });
+
+  it('are shown in the reports panel of the domain screen', async () => {
+    await browser.setCookie(
+      ...[...client.cookies].map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' })),
+    );
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="reports-panel"] [data-testid="report-row"]', {
+      timeout: 15_000,
+    });
+    const rows = await page.$$('[data-testid="report-row"]');
+    expect(rows.length).toBe(4);
+    const text = await page.$eval('[data-testid="reports-panel"]', (el) => (el as HTMLElement).innerText);
+    expect(text).toContain('tracker.png');
+    expect(text).toContain('script-src-elem');
+    // The inline script cannot be told from an injection without a crawl: flagged, with the chart and count.
+    await page.waitForSelector('[data-testid="report-suggestion"][data-class="suspicious-inline"]');
+    expect(await page.$('[data-testid="reports-chart"]')).not.toBeNull();
+    expect(await page.$eval('[data-testid="report-count"]', (el) => el.textContent)).toMatch(/^4 reports/);
+
+    await page.click('[data-testid="report-row"] button[aria-label="Delete report"]');
+    await page.waitForFunction(() =>
+      document.body.innerText.includes('Security report deleted successfully'),
+    );
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="report-row"]').length === 3);
+  });
+});

@@ -1,0 +1,20 @@
+// GET /api/domains/:id/report-suggestions?days=: report groups judged against the latest completed crawl.
+import { type ReportSuggestionList, reportSuggestionListSchema } from '@csp/shared/schemas/report';
+import { useQuery } from '@tanstack/react-query';
+import { apiGet } from '@/lib/api-client';
+import { REPORTS_REFRESH_MS, type ReportWindow, reportsQueryKey } from './get-reports';
+
+export async function getReportSuggestions(domainId: string, days: number): Promise<ReportSuggestionList> {
+  const body = await apiGet<unknown>(
+    `/api/domains/${encodeURIComponent(domainId)}/report-suggestions?days=${days}`,
+  );
+  return reportSuggestionListSchema.parse(body);
+}
+
+export function useReportSuggestions(domainId: string, days: ReportWindow) {
+  return useQuery({
+    queryKey: [...reportsQueryKey(domainId), 'suggestions', days],
+    queryFn: () => getReportSuggestions(domainId, days),
+    refetchInterval: REPORTS_REFRESH_MS,
+  });
+}

@@ -1,0 +1,30 @@
+// GET /api/domains/:id/uri-reports?days=1|3|7: the window's reports, newest first, a page at a time, with
+// exact counts per group and per hour. Refreshed every 30 s (spec section 7).
+import type { REPORT_LIMITS } from '@csp/shared/reports/limits';
+import { type ReportList, reportListSchema } from '@csp/shared/schemas/report';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { apiGet } from '@/lib/api-client';
+
+export const REPORTS_REFRESH_MS = 30_000;
+export type ReportWindow = (typeof REPORT_LIMITS.windowsDays)[number];
+
+export const reportsQueryKey = (domainId: string) => ['domains', domainId, 'uri-reports'] as const;
+
+export async function getReports(domainId: string, days: number, cursor?: string): Promise<ReportList> {
+  const query = new URLSearchParams({ days: String(days) });
+  if (cursor) query.set('cursor', cursor);
+  const body = await apiGet<unknown>(
+    `/api/domains/${encodeURIComponent(domainId)}/uri-reports?${query.toString()}`,
+  );
+  return reportListSchema.parse(body);
+}
+
+export function useReports(domainId: string, days: ReportWindow) {
+  return useInfiniteQuery({
+    queryKey: [...reportsQueryKey(domainId), days],
+    queryFn: ({ pageParam }) => getReports(domainId, days, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    refetchInterval: REPORTS_REFRESH_MS,
+  });
+}

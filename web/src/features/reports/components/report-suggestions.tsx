@@ -1,0 +1,51 @@
+// Report groups judged against the latest completed crawl, each with its class and the reason. Accepting a
+// suggestion into a policy is the workbench's job; here they are read.
+import type { ReportSuggestionList } from '@csp/shared/schemas/report';
+import { Badge } from '@/components/ui/badge';
+import { formatCount } from '@/lib/format';
+import { ageLabel } from '../utils/age';
+import { SUGGESTION_CLASS_LABELS } from '../utils/classes';
+
+export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; now: number }) {
+  if (data.suggestions.length === 0) return null;
+  return (
+    <section className="flex flex-col gap-2" aria-labelledby="report-suggestions-title">
+      <h4 id="report-suggestions-title" className="text-sm font-semibold">
+        Suggestions
+      </h4>
+      {data.analysisId === null ? (
+        <p className="text-xs text-muted-foreground">
+          No completed analysis of this domain yet: nothing can be recognised as expected, and inline code
+          cannot be told from an injection. Run an analysis to classify these reports.
+        </p>
+      ) : null}
+      <ul className="flex flex-col gap-2">
+        {data.suggestions.map((s) => {
+          const cls = SUGGESTION_CLASS_LABELS[s.class];
+          return (
+            <li
+              key={`${s.directive} ${s.blocked} ${s.source}`}
+              className="flex flex-col gap-1.5 rounded-lg border border-slate-200 p-3"
+              data-testid="report-suggestion"
+              data-class={s.class}
+            >
+              <div className="flex flex-wrap items-center gap-2">
+                <Badge variant={cls.badge}>{cls.label}</Badge>
+                <code className="break-all font-mono text-sm">
+                  {s.directive} {s.source}
+                </code>
+                <span className="ml-auto text-xs text-muted-foreground">
+                  {formatCount(s.count)} × · last {ageLabel(s.lastSeen, now)}
+                </span>
+              </div>
+              <p className="text-xs text-muted-foreground">{s.reason}</p>
+              {s.pages.length > 0 ? (
+                <p className="break-all text-xs text-muted-foreground">On {s.pages.slice(0, 3).join(', ')}</p>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

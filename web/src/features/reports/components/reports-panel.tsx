@@ -1,0 +1,233 @@
+// The domain screen's Security Reports panel (spec section 2): a window of 1, 3 or 7 days (7 by default),
+// refreshed every 30 s; the exact totals, reports per hour and counts per group; the suggestions judged
+// against the latest crawl; the reports themselves, a page at a time, each deletable; Clear All.
+import { REPORT_LIMITS } from '@csp/shared/reports/limits';
+import type { DropCounts, ReportList } from '@csp/shared/schemas/report';
+import { Eraser } from 'lucide-react';
+import { useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ConfirmDialog } from '@/components/ui/dialog';
+import { SegmentedControl } from '@/components/ui/segmented-control';
+import { Skeleton } from '@/components/ui/skeleton';
+import { toast } from '@/hooks/use-toast';
+import { ApiError } from '@/lib/api-client';
+import { countOf, formatCount } from '@/lib/format';
+import { useClearReports, useDeleteReport } from '../api/delete-reports';
+import { useReportSuggestions } from '../api/get-report-suggestions';
+import { type ReportWindow, useReports } from '../api/get-reports';
+import { DROP_REASON_LABELS } from '../utils/classes';
+import { ReportRow } from './report-row';
+import { ReportSuggestions } from './report-suggestions';
+import { ReportsChart } from './reports-chart';
+import { ReportsInstall } from './reports-install';
+
+const WINDOW_LABELS: Record<ReportWindow, string> = { 1: 'Last 24h', 3: 'Last 3 days', 7: 'Last week' };
+const WINDOWS = REPORT_LIMITS.windowsDays.map((d) => ({ value: String(d), label: WINDOW_LABELS[d] }));
+
+const errorToast = (error: Error) =>
+  toast({
+    variant: 'destructive',
+    title: 'Error',
+    description: (error instanceof ApiError && error.serverMessage) || error.message,
+  });
+
+export function ReportsPanel({ domainId }: { domainId: string }) {
+  const [days, setDays] = useState<ReportWindow>(REPORT_LIMITS.defaultWindowDays as ReportWindow);
+  const [confirmClear, setConfirmClear] = useState(false);
+  const reports = useReports(domainId, days);
+  const suggestions = useReportSuggestions(domainId, days);
+  const deleteOne = useDeleteReport(domainId, {
+    onSuccess: () => toast({ title: 'Success', description: 'Security report deleted successfully' }),
+    onError: errorToast,
+  });
+  const clearAll = useClearReports(domainId, {
+    onSuccess: () => {
+      setConfirmClear(false);
+      toast({ title: 'Success', description: 'All security reports cleared successfully' });
+    },
+    onError: (error) => {
+      setConfirmClear(false);
+      errorToast(error);
+    },
+  });
+
+  const first = reports.data?.pages[0];
+  const list = reports.data?.pages.flatMap((p) => p.reports) ?? [];
+  // One clock for every age label of a render; the 30 s refresh re-renders and moves it on.
+  const now = reports.dataUpdatedAt || Date.now();
+
+  return (
+    <Card data-testid="reports-panel">
+      <CardHeader
+        actions={
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={!first || first.total === 0 || clearAll.isPending}
+            onClick={() => setConfirmClear(true)}
+          >
+            <Eraser aria-hidden="true" />
+            Clear All
+          </Button>
+        }
+      >
+        <CardTitle>Security Reports</CardTitle>
+        <CardDescription>
+          Content Security Policy violations reported by your visitors' browsers.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-5">
+        <SegmentedControl
+          label="Report window"
+          value={String(days)}
+          onValueChange={(v) => setDays(Number(v) as ReportWindow)}
+          options={WINDOWS}
+          className="self-start"
+        />
+        {reports.isLoading ? (
+          <div className="flex flex-col gap-3" aria-busy="true">
+            <span className="sr-only" role="status">
+              Loading security reports...
+            </span>
+            <Skeleton className="h-16 w-full" />
+            <Skeleton className="h-24 w-full" />
+            <Skeleton className="h-24 w-full" />
+          </div>
+        ) : reports.error || !first ? (
+          <Alert tone="error" role="alert">
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <span>Failed to fetch URI reports</span>
+              <Button variant="outline" size="sm" onClick={() => void reports.refetch()}>
+                Try again
+              </Button>
+            </div>
+          </Alert>
+        ) : first.total === 0 && list.length === 0 ? (
+          <>
+            <DropSummary dropped={first.dropped} />
+            <ReportsInstall endpoint={first.endpoint} days={days} />
+          </>
+        ) : (
+          <>
+            <Summary data={first} />
+            <ReportsChart hourly={first.hourly} />
+            <GroupCounts data={first} />
+            {suggestions.data ? <ReportSuggestions data={suggestions.data} now={now} /> : null}
+            {suggestions.error ? (
+              <Alert tone="warning">
+                The suggestions could not be loaded; the reports below are complete.
+              </Alert>
+            ) : null}
+            <section className="flex flex-col gap-2" aria-labelledby="report-list-title">
+              <h4 id="report-list-title" className="text-sm font-semibold">
+                Reports
+              </h4>
+              {list.length === 0 ? (
+                <p className="text-sm text-muted-foreground">
+                  No stored report in this window: the counts above are all that is kept.
+                </p>
+              ) : (
+                <ul className="flex flex-col gap-2">
+                  {list.map((r) => (
+                    <ReportRow
+                      key={r.id}
+                      report={r}
+                      now={now}
+                      deleting={deleteOne.isPending && deleteOne.variables === r.id}
+                      onDelete={() => deleteOne.mutate(r.id)}
+                    />
+                  ))}
+                </ul>
+              )}
+              {reports.hasNextPage ? (
+                <Button
+                  variant="outline"
+                  size="sm"
+                  className="self-center"
+                  disabled={reports.isFetchingNextPage}
+                  onClick={() => void reports.fetchNextPage()}
+                >
+                  {reports.isFetchingNextPage ? 'Loading...' : 'Load more'}
+                </Button>
+              ) : null}
+            </section>
+          </>
+        )}
+      </CardContent>
+      <ConfirmDialog
+        open={confirmClear}
+        onOpenChange={(next) => {
+          if (!clearAll.isPending) setConfirmClear(next);
+        }}
+        title="Clear all security reports?"
+        description="Every violation report of this domain and its counts will be deleted permanently."
+        confirmLabel="Clear All"
+        destructive
+        pending={clearAll.isPending}
+        onConfirm={() => clearAll.mutate()}
+      />
+    </Card>
+  );
+}
+
+function Summary({ data }: { data: ReportList }) {
+  return (
+    <div className="flex flex-col gap-1 text-sm" data-testid="report-count">
+      <p>
+        <span className="text-2xl font-semibold tabular-nums">{formatCount(data.total)}</span>{' '}
+        <span className="text-muted-foreground">
+          {data.total === 1 ? 'report' : 'reports'} received in {countOf(data.counts.length, 'group')}
+        </span>
+      </p>
+      {data.stored < data.total ? (
+        <p className="text-xs text-muted-foreground">
+          {formatCount(data.stored)} of them are stored to read below: above an hourly budget reports are
+          sampled, while the counts stay exact.
+        </p>
+      ) : null}
+      <DropSummary dropped={data.dropped} />
+    </div>
+  );
+}
+
+function DropSummary({ dropped }: { dropped: DropCounts }) {
+  const parts = (Object.entries(dropped) as [keyof DropCounts, number][])
+    .filter(([, n]) => n > 0)
+    .map(([reason, n]) => `${formatCount(n)} ${DROP_REASON_LABELS[reason]}`);
+  if (parts.length === 0) return null;
+  return <p className="text-xs text-muted-foreground">Dropped as noise: {parts.join(', ')}.</p>;
+}
+
+function GroupCounts({ data }: { data: ReportList }) {
+  const groups = [...data.counts].sort((a, b) => b.count - a.count);
+  if (groups.length === 0) return null;
+  return (
+    <section className="flex flex-col gap-2" aria-labelledby="report-groups-title">
+      <h4 id="report-groups-title" className="text-sm font-semibold">
+        By directive and source
+      </h4>
+      <div className="overflow-x-auto rounded-lg border border-slate-200">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-slate-50 text-xs text-muted-foreground">
+            <tr>
+              <th className="px-3 py-2 font-medium">Directive</th>
+              <th className="px-3 py-2 font-medium">Blocked source</th>
+              <th className="px-3 py-2 text-right font-medium">Reports</th>
+            </tr>
+          </thead>
+          <tbody>
+            {groups.map((g) => (
+              <tr key={`${g.directive} ${g.source}`} className="border-t border-slate-100">
+                <td className="px-3 py-2 font-mono text-xs">{g.directive}</td>
+                <td className="break-all px-3 py-2 font-mono text-xs">{g.source}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatCount(g.count)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
