@@ -150,6 +150,7 @@ async function analysisScreens(
   shot: (name: string, fullPage?: boolean) => Promise<void>,
 ) {
   await open(page, `${baseUrl}/domains/${s.domainId}`, '[data-testid="history-row"]');
+  await page.waitForSelector('[data-testid="report-suggestion"]');
   await shot('domain-detail');
   await clickText(page, 'button', 'Advanced Settings');
   await page.waitForSelector('form[aria-label="Advanced settings"]');
@@ -227,6 +228,45 @@ async function signIn(page: Page, username: string, password: string) {
   await page.waitForFunction(() => location.pathname === '/dashboard', { timeout: 15_000 });
 }
 
+/** Violation reports as browsers send them, through the real endpoint; resolves once the list shows them. */
+async function seedReports(baseUrl: string, uuid: string, domainId: string, cookie: string) {
+  const page = 'https://www.example.com';
+  const reports = [
+    ['script-src-elem', 'https://cdn.example.net/widget.js', '/pricing', ''],
+    ['script-src-elem', 'https://cdn.example.net/widget.js', '/', ''],
+    ['img-src', 'https://www.example.com/img/hero@2x.png', '/about', ''],
+    ['connect-src', 'https://api.analytics.example.io/v2/collect?session=8f2a', '/checkout', ''],
+    ['script-src-elem', 'inline', '/search?q=shoes', '<img src=x onerror=alert(document.cookie)>'],
+    ['style-src-attr', 'inline', '/pricing', 'color: red'],
+  ];
+  for (const [directive, blocked, path, sample] of reports) {
+    const res = await fetch(`${baseUrl}/api/uri-report?domain=${uuid}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/csp-report',
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0',
+      },
+      body: JSON.stringify({
+        'csp-report': {
+          'document-uri': `${page}${path}`,
+          'violated-directive': directive,
+          'blocked-uri': blocked,
+          'script-sample': sample,
+          'source-file': `${page}/assets/app.js`,
+          'line-number': '42',
+          'column-number': '17',
+        },
+      }),
+    });
+    if (res.status !== 204) throw new Error(`report answered ${res.status}`);
+  }
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${baseUrl}/api/domains/${domainId}/uri-reports`, { headers: { cookie } });
+    if (((await res.json()) as { total: number }).total >= reports.length) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 interface Seeded {
   domainId: string;
   emptyDomainId: string;
@@ -251,7 +291,7 @@ async function seed(page: Page, baseUrl: string, db: Db | null): Promise<Seeded 
       body: JSON.stringify(body),
     });
     if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
-    return (await res.json()) as { id: string };
+    return (await res.json()) as { id: string; uuid: string };
   };
   const domains = [
     { name: 'Marketing site', url: 'https://www.example.com', isActive: true },
@@ -271,6 +311,7 @@ async function seed(page: Page, baseUrl: string, db: Db | null): Promise<Seeded 
     });
     return undefined;
   }
+  await seedReports(baseUrl, created[0]!.uuid, created[0]!.id, cookie);
   const me = await fetch(`${baseUrl}/api/user`, { headers: { cookie } });
   const userId = ((await me.json()) as { id: string }).id;
   const site = { userId, domainId: created[0]!.id, url: 'https://www.example.com' };

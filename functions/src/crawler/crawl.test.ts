@@ -170,8 +170,10 @@ describe('runCrawl', () => {
     const times = s.requests.filter((r) => r.origin === 'main').map((r) => r.at);
     // start-page probe, robots.txt, sitemap.xml, 4 pages
     expect(times.length).toBe(7);
-    // Slots are taken when a request starts; arrival at the server jitters (more on a loaded machine).
-    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(125);
+    // Slots are taken when a request starts; arrival at the server jitters (more on a loaded machine): a
+    // request that waited in the client's event loop arrives late and the next one closer to it. The
+    // total below is what a politeness bug would break; each gap keeps a margin for that jitter.
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(100);
     expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(6 * 250 - 30);
   });
 

@@ -31,8 +31,9 @@ export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; n
             >
               <div className="flex flex-wrap items-center gap-2">
                 <Badge variant={cls.badge}>{cls.label}</Badge>
+                {/* Code that may be an injection is shown as what was blocked, never as a source to add. */}
                 <code className="break-all font-mono text-sm">
-                  {s.directive} {s.source}
+                  {s.acceptable ? `${s.directive} ${s.source}` : `${s.directive}: ${s.blocked} code blocked`}
                 </code>
                 <span className="ml-auto text-xs text-muted-foreground">
                   {formatCount(s.count)} × · last {ageLabel(s.lastSeen, now)}
