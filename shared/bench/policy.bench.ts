@@ -3,6 +3,7 @@
 // These machines are shared and noisy, so besides milliseconds it prints a ratio against a baseline measured
 // in the same run: JSON.stringify of the same artifact, i.e. the cost of merely touching every observation.
 import { syntheticArtifact } from '../src/csp/artifact-factory';
+import { auditPolicy } from '../src/csp/audit';
 import { generatePolicy } from '../src/csp/generate';
 import { serializePolicy } from '../src/csp/serialize';
 import { computeResourceStats } from '../src/csp/stats';
@@ -63,9 +64,11 @@ const strictMs = time('generatePolicy strict', () =>
   generatePolicy(artifacts[k++ % artifacts.length]!, { mode: 'strict', nonce: 'a'.repeat(64) }),
 );
 const rules = generatePolicy(sample).rules;
+const audit = auditPolicy(rules);
+const auditMs = time('auditPolicy', () => auditPolicy(rules));
 k = 0;
 const statsMs = time('computeResourceStats', () =>
-  computeResourceStats(artifacts[k++ % artifacts.length]!, rules),
+  computeResourceStats(artifacts[k++ % artifacts.length]!, audit),
 );
 
 const value = serializePolicy(rules);
@@ -77,6 +80,7 @@ console.log(
 console.log(
   `generatePolicy (strict)      ${fmt(strictMs)}   ${(strictMs / baselineMs).toFixed(2)}× baseline`,
 );
+console.log(`auditPolicy                  ${fmt(auditMs)}   ${(auditMs / baselineMs).toFixed(2)}× baseline`);
 console.log(`computeResourceStats         ${fmt(statsMs)}   ${(statsMs / baselineMs).toFixed(2)}× baseline`);
 console.log(`policy: ${Object.keys(rules).length} directives, ${value.length} characters`);
 const worst = Math.max(allowlistMs, strictMs);

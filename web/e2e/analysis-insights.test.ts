@@ -228,8 +228,12 @@ describe('verification, findings, coverage and budget', () => {
       "The policy was refined once from the first pass's 3 violations.",
     );
     expect(await t.page.$('[data-testid="needs-attention"]')).toBeNull();
-    // Findings of a new analysis: none to list.
-    expect(await innerText('[data-testid="policy-findings"]')).toContain('No findings');
+    // The audit of a clean allowlist policy: advice only (low and info), grade A.
+    const severities = await t.page.$$eval('[data-testid="finding"]', (lis) =>
+      lis.map((li) => (li as HTMLElement).dataset.severity),
+    );
+    expect(severities.filter((s) => s === 'high' || s === 'medium')).toEqual([]);
+    expect(await innerText('[data-testid="policy-findings"]')).toContain('Grade A');
   });
 
   it("lists what the verified policy still blocks and marks the policy 'Needs attention'", async () => {
@@ -313,12 +317,19 @@ describe('verification, findings, coverage and budget', () => {
           (li as HTMLElement).innerText.replace(/\s+/g, ' '),
         ]),
       );
-      expect(findings.map(([s]) => s)).toEqual(['high', 'medium', 'low', 'info']);
-      expect(findings[0]![1]).toBe(
-        // The badge is capitalised by CSS, which innerText follows.
-        "High style-src-attr 'unsafe-inline' To fit the 4,096-byte header budget, 212 style= attribute hashes were replaced by 'unsafe-inline'.",
+      // The generator's findings and the audit's, in one list, most severe first, each naming its source.
+      const order = ['high', 'medium', 'low', 'info'];
+      const ranks = findings.map(([s]) => order.indexOf(s!));
+      expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+      const texts = findings.map(([, t]) => t!);
+      // The badge is capitalised by CSS, which innerText follows.
+      expect(texts).toContain(
+        "High style-src-attr 'unsafe-inline' Generator To fit the 4,096-byte header budget, 212 style= attribute hashes were replaced by 'unsafe-inline'.",
       );
-      expect(findings[1]![1]).toContain('https://*.example-cdn.net');
+      expect(texts.some((t) => t.includes('https://*.example-cdn.net') && t.includes('Generator'))).toBe(
+        true,
+      );
+      expect(texts.some((t) => t.includes('Policy check') && t.includes('Fix:'))).toBe(true);
 
       expect(await innerText('[data-testid="policy-budget"]')).toContain('Header: 3,912 of 4,096 bytes');
       expect(
@@ -353,18 +364,22 @@ describe('verification, findings, coverage and budget', () => {
     await t.page.waitForFunction(() => !document.querySelector('[data-testid="policy-budget"]'));
   });
 
-  it('shows an older analysis as before: no coverage, findings, budget or attention badge', async () => {
+  it('shows an older analysis as before (no coverage, budget or attention badge), audited on read', async () => {
     const id = await seedCompleted(t.server.deps.db, standalone(), { legacy: true });
     await open(`/analysis/${id}`, '[data-testid="policy-card"]');
     expect(await innerText('[data-testid="verification-headline"]')).toBe(
       'Verified on 12 pages: 0 violations',
     );
-    for (const testId of ['crawl-coverage', 'policy-findings', 'policy-budget', 'needs-attention']) {
+    for (const testId of ['crawl-coverage', 'policy-budget', 'needs-attention']) {
       expect(await t.page.$(`[data-testid="${testId}"]`), testId).toBeNull();
     }
     const analysis = (await (await client.get(`/api/csp/analyze/${id}`)).json()).analysis;
     expect(analysis.findings).toBeUndefined();
     expect(analysis.capture).toBeUndefined();
+    // Analyses stored before audits were kept get theirs on read, and their Issues count from it.
+    expect(analysis.audit.grade).toMatch(/^[A-F]\+?$/);
+    expect(analysis.resourceStats.securityIssues).toBe(analysis.audit.issues);
+    expect(await t.page.$('[data-testid="policy-findings"]')).not.toBeNull();
   });
 });
 

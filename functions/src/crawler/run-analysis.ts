@@ -10,6 +10,7 @@
 // and is thrown, so SQS delivers the message again and the next run resumes from the last checkpoint.
 import { randomUUID } from 'node:crypto';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
+import { auditPolicy } from '@csp/shared/csp/audit';
 import type { PolicyFinding } from '@csp/shared/csp/finding';
 import { generatePolicy } from '@csp/shared/csp/generate';
 import { REPORTING_GROUP, serializePolicy } from '@csp/shared/csp/serialize';
@@ -243,6 +244,9 @@ async function crawlAndFinish(
     refined,
     remaining: final.blocked,
   };
+  // One audit per policy: the stored findings every screen reads (badge, issues, grade, recommendations).
+  const audit = auditPolicy(allowlist.rules, { generatorFindings: findings });
+  const strictAudit = auditPolicy(strict.rules, { generatorFindings: strict.findings });
   const needsAttention =
     final.violations > 0 ||
     capture.pagesIncomplete > 0 ||
@@ -251,11 +255,13 @@ async function crawlAndFinish(
   const completed = await completeAnalysis(db, analysis.id, runId, {
     cspRules: allowlist.rules,
     strictCspRules: strict.rules,
-    resourceStats: computeResourceStats(artifact, allowlist.rules),
+    resourceStats: computeResourceStats(artifact, audit),
     errors,
     totalPages: result.state.pages.length,
     verification,
     findings,
+    audit,
+    strictAudit,
     capture,
     budget: allowlist.budget,
     needsAttention,

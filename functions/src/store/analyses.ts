@@ -1,7 +1,8 @@
 // Analyses (csp_analyses): created pending by the API, then owned by one crawler run at a time through a
 // lease (runId + leaseUntil), so a message delivered twice does not crawl twice and a crashed run can be
 // taken over once its lease has lapsed.
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { auditPolicy, type PolicyAudit } from '@csp/shared/csp/audit';
 import type { PolicyFinding } from '@csp/shared/csp/finding';
 import type {
   Analysis,
@@ -12,9 +13,16 @@ import type {
   PolicyBudget,
   ResourceStats,
 } from '@csp/shared/schemas/analysis';
+import { detachBaseAnalysis } from './configurations';
 import { type Db, isConditionFailure, nowIso } from './db';
 import { newId } from './ids';
-import { analysisIndexes, analysisKey, domainAnalysesPartition, userAnalysesPartition } from './keys';
+import {
+  analysisIndexes,
+  analysisKey,
+  domainAnalysesPartition,
+  knowledgeKey,
+  userAnalysesPartition,
+} from './keys';
 import { queryPartition } from './query';
 
 export interface AnalysisRecord extends Analysis {
@@ -52,7 +60,20 @@ export function toAnalysis(r: AnalysisRecord): Analysis {
     reportUri: _u,
     ...rest
   } = r;
-  return { ...rest, startedAt: rest.startedAt ?? null };
+  const shown: Analysis = { ...rest, startedAt: rest.startedAt ?? null };
+  return withAudits(shown);
+}
+
+/**
+ * Analyses completed before policies were audited get their audits on read (the same function the crawler
+ * runs at completion), and their Issues count from it, so badge, tile and grade agree on old ones too.
+ */
+function withAudits(a: Analysis): Analysis {
+  if (a.status !== 'completed' || !a.cspRules || a.audit) return a;
+  const audit = auditPolicy(a.cspRules, { generatorFindings: a.findings ?? [] });
+  const strictAudit = a.strictCspRules ? auditPolicy(a.strictCspRules) : null;
+  const resourceStats = a.resourceStats ? { ...a.resourceStats, securityIssues: audit.issues } : null;
+  return { ...a, audit, strictAudit, resourceStats };
 }
 
 export async function createAnalysis(
@@ -203,6 +224,8 @@ export interface AnalysisResult {
   totalPages: number;
   verification?: Analysis['verification'];
   findings?: PolicyFinding[];
+  audit?: PolicyAudit | null;
+  strictAudit?: PolicyAudit | null;
   capture?: CaptureSummary | null;
   budget?: PolicyBudget | null;
   needsAttention?: boolean;
@@ -219,7 +242,7 @@ export async function completeAnalysis(
     id,
     'SET #s = :completed, progress = :hundred, cspRules = :rules, strictCspRules = :strict, resourceStats = :stats, ' +
       'errors = :errors, totalPages = :t, verification = :v, completedAt = :now, currentPage = :none, leaseUntil = :none, ' +
-      'findings = :findings, capture = :capture, budget = :budget, needsAttention = :attention, stage = :none',
+      'findings = :findings, audit = :audit, strictAudit = :strictAudit, capture = :capture, budget = :budget, needsAttention = :attention, stage = :none',
     {
       ':completed': 'completed',
       ':hundred': 100,
@@ -230,6 +253,8 @@ export async function completeAnalysis(
       ':t': r.totalPages,
       ':v': r.verification ?? null,
       ':findings': r.findings ?? [],
+      ':audit': r.audit ?? null,
+      ':strictAudit': r.strictAudit ?? null,
       ':capture': r.capture ?? null,
       ':budget': r.budget ?? null,
       ':attention': r.needsAttention ?? false,
@@ -375,4 +400,17 @@ export async function queueAnalysis(
       ':running': 'running',
     },
   );
+}
+
+/**
+ * Deletes an analysis with what the crawl saw, and detaches it from the configurations based on it (spec:
+ * their baseAnalysisId becomes null). Configurations first: a failure half way leaves no dangling base.
+ */
+export async function deleteAnalysisCascade(
+  db: Db,
+  analysis: Pick<Analysis, 'id' | 'domainId'>,
+): Promise<void> {
+  if (analysis.domainId) await detachBaseAnalysis(db, analysis.domainId, analysis.id);
+  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: knowledgeKey(analysis.id) }));
+  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: analysisKey(analysis.id) }));
 }

@@ -2,6 +2,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Domain, DomainCreateInput } from '@csp/shared/schemas/domain';
 import { batchDelete } from './batch';
+import { deleteDomainConfigurations } from './configurations';
 import { type Db, nowIso } from './db';
 import { newId, newUuid } from './ids';
 import {
@@ -96,7 +97,7 @@ export async function recordScanStarted(db: Db, id: string): Promise<void> {
   );
 }
 
-/** Deletes a domain with its analyses. The domain item goes last, so a failure half way can be retried. */
+/** Deletes a domain with its analyses, reports and configurations. The domain item goes last, so a failure half way can be retried. */
 export async function deleteDomainCascade(db: Db, domain: Domain): Promise<void> {
   const keys = await queryPartition(db, {
     index: 'gsi2',
@@ -108,5 +109,6 @@ export async function deleteDomainCascade(db: Db, domain: Domain): Promise<void>
   // Its violation reports and their counts go too (spec: a domain is deleted with its security reports).
   await clearDomainReports(db, domain.id);
   await clearReportCounts(db, domain.id);
+  await deleteDomainConfigurations(db, domain.id);
   await batchDelete(db, [domainUuidKey(domain.uuid), domainKey(domain.id)]);
 }

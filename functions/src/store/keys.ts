@@ -114,3 +114,11 @@ export const reportGuardKey = (domainId: string, sentSecond: number) => ({
 
 /** What a completed crawl saw (inline code samples per page), kept beside its analysis for suggestions. */
 export const knowledgeKey = (analysisId: string) => ({ pk: `ANALYSIS#${analysisId}`, sk: 'KNOWLEDGE' });
+
+/** A saved CSP configuration. A domain's configurations are its gsi2 partition, oldest first. */
+export const configurationKey = (id: string) => ({ pk: `CONFIG#${id}`, sk: 'CONFIG' });
+export const configurationIndexes = (domainId: string, id: string) => ({
+  gsi2pk: `DOMAIN#${domainId}#CONFIG`,
+  gsi2sk: id,
+});
+export const domainConfigurationsPartition = (domainId: string) => `DOMAIN#${domainId}#CONFIG`;

@@ -1,11 +1,11 @@
-// Findings about a policy — from the generator (why a source is there, what was left out) and from
-// csp_evaluator (grade.ts) — as plain zod-typed objects with one severity scale of our own.
+// Findings about a policy — from the generator (why a source is there, what was left out), from our own
+// checks and from csp_evaluator (checks/) — as plain zod-typed objects with one severity scale of our own.
 import { z } from 'zod';
 
 /**
  * Most severe first; the index is the rank. csp_evaluator numbers its severities so that sorting them
  * is misleading (HIGH_MAYBE=40 sorts after MEDIUM=30, INFO=60 after both "maybes"); we keep a plain
- * ordered list and map onto it in grade.ts.
+ * ordered list and map onto it in checks/csp-evaluator.ts.
  */
 export const SEVERITIES = ['high', 'medium', 'low', 'info'] as const;
 export const severitySchema = z.enum(SEVERITIES);
@@ -20,7 +20,10 @@ export const policyFindingSchema = z.object({
   value: z.string().optional(),
   /** Stable machine code: generator codes are kebab-case, csp_evaluator ones its `Type` names. */
   code: z.string(),
-  checker: z.enum(['generator', 'csp_evaluator']),
+  /** Where the finding came from: the policy generator, one of our checks, or Google's csp_evaluator. */
+  checker: z.enum(['generator', 'audit', 'csp_evaluator']),
+  /** How to fix it, when the check knows. */
+  fix: z.string().optional(),
 });
 export type PolicyFinding = z.infer<typeof policyFindingSchema>;
 

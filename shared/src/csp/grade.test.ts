@@ -1,107 +1,45 @@
-import { Severity as EvaluatorSeverity } from 'csp_evaluator/dist/finding.js';
 import { describe, expect, it } from 'vitest';
-import type { CrawlArtifact } from './artifact';
-import { syntheticArtifact } from './artifact-factory';
-import { compareFindings, highestSeverity, type PolicyFinding, SEVERITIES, severityRank } from './finding';
-import { generatePolicy } from './generate';
-import { gradePolicy, mapEvaluatorSeverity } from './grade';
+import type { PolicyFinding, Severity } from './finding';
+import { gradeOfScore, isIssue, meanGrade, scoreOf } from './grade';
 
-const high = (findings: PolicyFinding[]) => findings.filter((f) => f.severity === 'high');
-
-describe('gradePolicy', () => {
-  it('finds the high-severity holes of a known bad policy', () => {
-    const findings = gradePolicy("script-src 'unsafe-inline' * data:; img-src *");
-    const codes = high(findings).map((f) => `${f.code} ${f.directive} ${f.value ?? ''}`.trim());
-    expect(codes).toEqual(
-      expect.arrayContaining([
-        "SCRIPT_UNSAFE_INLINE script-src 'unsafe-inline'",
-        'PLAIN_WILDCARD script-src *',
-        'PLAIN_URL_SCHEMES script-src data:',
-        'MISSING_DIRECTIVES object-src',
-      ]),
-    );
-    expect(findings.every((f) => f.checker === 'csp_evaluator')).toBe(true);
-    expect(highestSeverity(findings)).toBe('high');
-  });
-
-  it('knows JSONP hosts that bypass an allowlist', () => {
-    const findings = gradePolicy({ 'script-src': ['https://www.google.com'], 'object-src': ["'none'"] });
-    expect(high(findings).map((f) => f.code)).toContain('SCRIPT_ALLOWLIST_BYPASS');
-  });
-
-  it('a syntax error ranks high: the browser drops what it cannot parse', () => {
-    const findings = gradePolicy("default-src 'none'; script-src self; object-src 'none'");
-    expect(findings.find((f) => f.code === 'INVALID_KEYWORD')?.severity).toBe('high');
-  });
-
-  it('strict generated policies have no high finding', () => {
-    for (const seed of [1, 2, 3, 4, 5]) {
-      const artifact = syntheticArtifact({ seed, observations: 600, origins: 25 });
-      const { rules } = generatePolicy(artifact, { mode: 'strict', nonce: 'abcdefghijklmnop1234' });
-      expect(high(gradePolicy(rules)), `seed ${seed}`).toEqual([]);
-    }
-  });
-
-  it('a generated allowlist policy on ordinary hosts has no high finding either, only allowlist advice', () => {
-    const { rules } = generatePolicy(syntheticArtifact({ seed: 9, observations: 600 }));
-    const findings = gradePolicy(rules);
-    expect(high(findings)).toEqual([]);
-    expect(findings.map((f) => f.code)).toContain('STRICT_DYNAMIC');
-  });
-
-  it('flags eval in a generated policy the way the generator does', () => {
-    const artifact: CrawlArtifact = {
-      origin: 'https://site.example',
-      pages: [
-        {
-          url: 'https://site.example/',
-          finalUrl: 'https://site.example/',
-          status: 200,
-          observations: [{ type: 'eval', page: 'https://site.example/' }],
-        },
-      ],
-      errors: [],
-    };
-    const { rules } = generatePolicy(artifact);
-    expect(gradePolicy(rules).find((f) => f.code === 'SCRIPT_UNSAFE_EVAL')?.severity).toBe('low');
-  });
-
-  it('reports each note once, sorted most severe first', () => {
-    const findings = gradePolicy(
-      "script-src 'nonce-abcdefghijkl' 'strict-dynamic' 'unsafe-inline' https:; object-src 'none'; base-uri 'none'",
-    );
-    const ignored = findings.filter((f) => f.code === 'IGNORED');
-    expect(ignored.map((f) => f.value).sort()).toEqual(["'unsafe-inline'", 'https:']);
-    expect([...findings].sort(compareFindings)).toEqual(findings);
-  });
-
-  it("'default' checks leave out strict-CSP advice", () => {
-    const codes = gradePolicy("script-src https://a.example; object-src 'none'", { checks: 'default' }).map(
-      (f) => f.code,
-    );
-    expect(codes).not.toContain('STRICT_DYNAMIC');
-  });
+const finding = (severity: Severity, checker: PolicyFinding['checker'] = 'audit'): PolicyFinding => ({
+  severity,
+  directive: 'script-src',
+  code: 'x',
+  description: 'x',
+  checker,
 });
 
-describe('severity', () => {
-  it('maps every csp_evaluator severity onto our ordered scale', () => {
-    expect(mapEvaluatorSeverity(EvaluatorSeverity.HIGH)).toBe('high');
-    expect(mapEvaluatorSeverity(EvaluatorSeverity.SYNTAX)).toBe('high');
-    expect(mapEvaluatorSeverity(EvaluatorSeverity.MEDIUM)).toBe('medium');
-    expect(mapEvaluatorSeverity(EvaluatorSeverity.HIGH_MAYBE)).toBe('medium');
-    expect(mapEvaluatorSeverity(EvaluatorSeverity.STRICT_CSP)).toBe('low');
-    expect(mapEvaluatorSeverity(EvaluatorSeverity.MEDIUM_MAYBE)).toBe('low');
-    expect(mapEvaluatorSeverity(EvaluatorSeverity.INFO)).toBe('info');
-    expect(mapEvaluatorSeverity(EvaluatorSeverity.NONE)).toBe('info');
+describe('grade', () => {
+  it('A+ only without findings above info; one high finding caps at C, two make F', () => {
+    expect(gradeOfScore(scoreOf([finding('info')]))).toBe('A+');
+    expect(gradeOfScore(scoreOf([finding('low')]))).toBe('A');
+    expect(gradeOfScore(scoreOf([finding('medium')]))).toBe('B');
+    expect(gradeOfScore(scoreOf([finding('high')]))).toBe('C');
+    expect(gradeOfScore(scoreOf([finding('high'), { ...finding('high'), code: 'y' }]))).toBe('F');
+    const highs = ['a', 'b', 'c', 'd'].map((code) => ({ ...finding('high'), code }));
+    expect(scoreOf(highs)).toBe(0);
   });
 
-  it('ranks high > medium > low > info, whatever the evaluator numbers say', () => {
-    expect(SEVERITIES.map(severityRank)).toEqual([0, 1, 2, 3]);
-    // In csp_evaluator INFO (60) sorts after MEDIUM_MAYBE (50) and HIGH_MAYBE (40) after MEDIUM (30).
-    const mapped = [EvaluatorSeverity.INFO, EvaluatorSeverity.HIGH_MAYBE, EvaluatorSeverity.MEDIUM].map(
-      mapEvaluatorSeverity,
-    );
-    expect(mapped.map(severityRank).sort()).toEqual([1, 1, 3]);
-    expect(highestSeverity([])).toBeUndefined();
+  it('one kind of problem in one directive costs once; low ones together stay in the A band', () => {
+    const hosts = ['https://a.example', 'https://b.example'].map((value) => ({
+      ...finding('medium'),
+      value,
+    }));
+    expect(scoreOf(hosts)).toBe(88);
+    const lows = ['a', 'b', 'c', 'd', 'e'].map((code) => ({ ...finding('low'), code }));
+    expect(gradeOfScore(scoreOf(lows))).toBe('A');
+  });
+
+  it("the generator's findings are shown but neither scored nor issues", () => {
+    expect(scoreOf([finding('high', 'generator')])).toBe(100);
+    expect(isIssue(finding('high', 'generator'))).toBe(false);
+    expect(isIssue(finding('medium', 'csp_evaluator'))).toBe(true);
+    expect(isIssue(finding('low'))).toBe(false);
+  });
+
+  it('the mean of several policies, or nothing', () => {
+    expect(meanGrade([])).toBeNull();
+    expect(meanGrade([100, 70])).toEqual({ score: 85, grade: 'B' });
   });
 });

@@ -1,74 +1,70 @@
-// Grading a policy with Google's csp_evaluator, the same engine as csp-evaluator.withgoogle.com, and turning
-// its findings into our plain PolicyFinding objects on our own severity scale.
-// csp_evaluator ships CommonJS without an "exports" map; the dist/*.js entry points are the documented way
-// in (its README) and load under Node ESM, vitest and tsx through Node's named-export detection.
-import { CspEvaluator, DEFAULT_CHECKS, STRICTCSP_CHECKS } from 'csp_evaluator/dist/evaluator.js';
-import { Severity as EvaluatorSeverity, type Finding, Type } from 'csp_evaluator/dist/finding.js';
-import { CspParser } from 'csp_evaluator/dist/parser.js';
+// A letter grade (A+ to F) and a 0–100 score from a policy's audit findings, and the mean over several
+// policies (the dashboard's Security Score).
 import { z } from 'zod';
-import type { CspRules } from '../schemas/analysis';
-import { compareFindings, type PolicyFinding, type Severity } from './finding';
-import { serializePolicy } from './serialize';
+import type { PolicyFinding, Severity } from './finding';
 
-export const GRADE_CHECK_SETS = ['default', 'all'] as const;
-export const gradeOptionsSchema = z.object({
-  /**
-   * default: csp_evaluator's security checks (DEFAULT_CHECKS) on the effective CSP3 policy.
-   * all: those plus STRICTCSP_CHECKS (strict-CSP advice and backward-compatibility fallbacks), run on the
-   * policy as written, because the fallbacks they look for are exactly what the effective policy drops.
-   */
-  checks: z.enum(GRADE_CHECK_SETS).default('all'),
-});
-export type GradeOptions = z.input<typeof gradeOptionsSchema>;
+export const GRADES = ['A+', 'A', 'B', 'C', 'D', 'F'] as const;
+export const gradeSchema = z.enum(GRADES);
+export type Grade = z.infer<typeof gradeSchema>;
 
 /**
- * csp_evaluator severities are numbers where lower is worse but the scale is not monotonic in meaning:
- * HIGH 10, SYNTAX 20, MEDIUM 30, HIGH_MAYBE 40, STRICT_CSP 45, MEDIUM_MAYBE 50, INFO 60, NONE 100.
- * Mapping:
- * - SYNTAX → high: a malformed directive or keyword is dropped by the browser, silently removing protection.
- * - HIGH_MAYBE → medium, MEDIUM_MAYBE → low: "maybe" findings depend on facts the evaluator cannot see
- *   (e.g. whether an allowlisted host serves JSONP), so they rank one step below the certain ones.
- * - STRICT_CSP → low: advice to adopt nonces/'strict-dynamic', not a hole in this policy.
- * - INFO and NONE (notes such as "ignored because of 'strict-dynamic'") → info.
+ * Points a kind of problem costs (one code in one directive, counted once however many sources it names:
+ * csp_evaluator flags every allowlisted host). One high problem (e.g. script 'unsafe-inline') caps a policy
+ * at C, two make it F; a medium one (e.g. 'unsafe-eval') costs a grade; low ones (advice such as "consider
+ * strict-dynamic", missing frame-ancestors) cost at most LOW_PENALTY_CAP together, so they keep a policy in
+ * the A band but not A+.
  */
-export function mapEvaluatorSeverity(severity: EvaluatorSeverity): Severity {
-  switch (severity) {
-    case EvaluatorSeverity.HIGH:
-    case EvaluatorSeverity.SYNTAX:
-      return 'high';
-    case EvaluatorSeverity.MEDIUM:
-    case EvaluatorSeverity.HIGH_MAYBE:
-      return 'medium';
-    case EvaluatorSeverity.STRICT_CSP:
-    case EvaluatorSeverity.MEDIUM_MAYBE:
-      return 'low';
-    default:
-      return 'info';
+export const SEVERITY_PENALTY: Record<Severity, number> = { high: 30, medium: 12, low: 3, info: 0 };
+export const LOW_PENALTY_CAP = 9;
+
+/** Lowest score of each grade; A+ is a policy with no finding above info. */
+const GRADE_FLOORS: ReadonlyArray<readonly [Grade, number]> = [
+  ['A+', 100],
+  ['A', 90],
+  ['B', 80],
+  ['C', 65],
+  ['D', 50],
+  ['F', 0],
+];
+
+/**
+ * Findings that judge the policy's protection. The generator's findings describe how the policy fits the
+ * crawled site (trades, unstable code, verification) and are shown but not scored: what they lead to in
+ * the policy (an 'unsafe-inline', a broad source) is scored by the checks that see it.
+ */
+export function isScored(finding: PolicyFinding): boolean {
+  return finding.checker !== 'generator';
+}
+
+/** Scored findings of severity high or medium: the policy's security issues (badge, Issues tile). */
+export function isIssue(finding: PolicyFinding): boolean {
+  return isScored(finding) && (finding.severity === 'high' || finding.severity === 'medium');
+}
+
+export function scoreOf(findings: readonly PolicyFinding[]): number {
+  const worst = new Map<string, number>();
+  for (const f of findings) {
+    if (!isScored(f)) continue;
+    const key = `${f.code}\u0000${f.directive}`;
+    worst.set(key, Math.max(worst.get(key) ?? 0, SEVERITY_PENALTY[f.severity]));
   }
+  let penalty = 0;
+  let low = 0;
+  for (const points of worst.values()) {
+    if (points === SEVERITY_PENALTY.low) low += points;
+    else penalty += points;
+  }
+  return Math.max(0, 100 - penalty - Math.min(low, LOW_PENALTY_CAP));
 }
 
-function toPolicyFinding(f: Finding): PolicyFinding {
-  const finding: PolicyFinding = {
-    severity: mapEvaluatorSeverity(f.severity),
-    directive: f.directive,
-    description: f.description,
-    code: Type[f.type] ?? String(f.type),
-    checker: 'csp_evaluator',
-  };
-  if (f.value !== undefined) finding.value = f.value;
-  return finding;
+export function gradeOfScore(score: number): Grade {
+  for (const [grade, floor] of GRADE_FLOORS) if (score >= floor) return grade;
+  return 'F';
 }
 
-/** Grade a policy (rules or a header value) for CSP3 browsers; findings most severe first. */
-export function gradePolicy(policy: CspRules | string, options: GradeOptions = {}): PolicyFinding[] {
-  const opts = gradeOptionsSchema.parse(options);
-  const text = typeof policy === 'string' ? policy : serializePolicy(policy);
-  const parsed = new CspParser(text).csp;
-  const evaluator = new CspEvaluator(parsed);
-  const raw = evaluator.evaluate(opts.checks === 'all' ? STRICTCSP_CHECKS : [], DEFAULT_CHECKS);
-  // The evaluator normalises script-src once per script directive, so its "ignored" notes repeat.
-  const unique = new Map<string, PolicyFinding>();
-  for (const f of raw.map(toPolicyFinding))
-    unique.set(`${f.code}\u0000${f.directive}\u0000${f.value ?? ''}`, f);
-  return [...unique.values()].sort(compareFindings);
+/** Mean score of several policies and its grade; null when there is none. */
+export function meanGrade(scores: readonly number[]): { score: number; grade: Grade } | null {
+  if (scores.length === 0) return null;
+  const score = Math.round(scores.reduce((a, b) => a + b, 0) / scores.length);
+  return { score, grade: gradeOfScore(score) };
 }

@@ -1,40 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { isRiskySource, policyBadge, securityRecommendations } from './recommendations';
+import { auditPolicy } from './audit';
+import { securityRecommendations } from './recommendations';
 
-describe('isRiskySource and the policy badge (spec section 9)', () => {
-  it.each([
-    ["'unsafe-inline'", true],
-    ["'unsafe-eval'", true],
-    ['unsafe-inline', true],
-    ["'UNSAFE-EVAL'", true],
-    ["'wasm-unsafe-eval'", false],
-    ["'unsafe-hashes'", false],
-    ["'self'", false],
-    ['https://unsafe-inline.example', false],
-  ])('%s → %s', (source, risky) => {
-    expect(isRiskySource(source)).toBe(risky);
-  });
+const recommend = (rules: Record<string, string[]>) => securityRecommendations(auditPolicy(rules));
 
-  it("reads 'Security Issues' when any source is risky, otherwise 'Valid'", () => {
-    expect(policyBadge({ 'script-src': ["'self'"], 'style-src': ["'unsafe-inline'"] })).toBe(
-      'Security Issues',
-    );
-    expect(policyBadge({ 'script-src': ["'self'", "'wasm-unsafe-eval'"] })).toBe('Valid');
-    expect(policyBadge({})).toBe('Valid');
-  });
-});
-
-describe('securityRecommendations', () => {
-  const titles = (rules: Record<string, string[]>) => securityRecommendations(rules).map((r) => r.title);
-
+describe('securityRecommendations (spec section 9, from the audit)', () => {
   it('a clean policy with report-uri: only the report-only advice', () => {
-    expect(securityRecommendations({ 'default-src': ["'self'"], 'report-uri': ['/r'] })).toEqual([
+    expect(recommend({ 'default-src': ["'self'"], 'report-uri': ['/r'] })).toEqual([
       expect.objectContaining({ type: 'success', priority: 'high', title: 'Test in report-only mode' }),
     ]);
   });
 
   it('unsafe-inline anywhere: a high-priority warning; no report-uri: medium info', () => {
-    const recs = securityRecommendations({ 'style-src': ["'unsafe-inline'"] });
+    const recs = recommend({ 'style-src': ["'unsafe-inline'"] });
     expect(recs.map(({ type, priority, title }) => ({ type, priority, title }))).toEqual([
       { type: 'warning', priority: 'high', title: 'Remove unsafe-inline' },
       { type: 'info', priority: 'medium', title: 'Add report-uri' },
@@ -43,11 +21,18 @@ describe('securityRecommendations', () => {
   });
 
   it('says when unsafe-inline is only the ignored strict-CSP fallback', () => {
-    const [warning] = securityRecommendations({
+    const [warning] = recommend({
       'script-src': ["'nonce-abcdefghijklmnop'", "'strict-dynamic'", "'unsafe-inline'", 'https:'],
     });
     expect(warning?.title).toBe('Remove unsafe-inline');
     expect(warning?.description).toContain('fallback');
-    expect(titles({ 'script-src': ["'unsafe-inline'"] })).toContain('Remove unsafe-inline');
+    expect(recommend({ 'script-src': ["'UNSAFE-INLINE'"] })[0]?.description).not.toContain('fallback');
+  });
+
+  it('report-to alone still asks for report-uri (Firefox and Safari use only report-uri)', () => {
+    const titles = recommend({ 'default-src': ["'self'"], 'report-to': ['csp-endpoint'] }).map(
+      (r) => r.title,
+    );
+    expect(titles).toContain('Add report-uri');
   });
 });

@@ -1,7 +1,6 @@
-// The spec's Security Recommendations panel and policy badge (section 9), as pure functions over cspRules.
+// The spec's Security Recommendations panel (section 9), read from a policy's audit findings.
 import { z } from 'zod';
-import type { CspRules } from '../schemas/analysis';
-import { ignoredSources } from './directives';
+import type { PolicyAudit } from './audit';
 
 export const recommendationSchema = z.object({
   type: z.enum(['warning', 'info', 'success']),
@@ -11,50 +10,23 @@ export const recommendationSchema = z.object({
 });
 export type Recommendation = z.infer<typeof recommendationSchema>;
 
-export const POLICY_BADGES = ['Security Issues', 'Valid'] as const;
-export type PolicyBadge = (typeof POLICY_BADGES)[number];
-
-function keywordName(source: string): string {
-  return source.trim().replace(/^'|'$/g, '').toLowerCase();
-}
-
-/**
- * Spec: "A source containing unsafe-inline or unsafe-eval is flagged as a security risk." Matched as the
- * keyword, quoted or not (users type custom rules either way), not as a substring: 'wasm-unsafe-eval'
- * enables WebAssembly only and is not JavaScript eval.
- */
-export function isRiskySource(source: string): boolean {
-  const name = keywordName(source);
-  return name === 'unsafe-inline' || name === 'unsafe-eval';
-}
-
-/** Spec: 'Security Issues' when any source is risky, otherwise 'Valid'. */
-export function policyBadge(rules: CspRules): PolicyBadge {
-  return Object.values(rules).some((sources) => sources.some(isRiskySource)) ? 'Security Issues' : 'Valid';
-}
-
 /** Spec section 9, in the order the panel lists them. */
-export function securityRecommendations(rules: CspRules): Recommendation[] {
+export function securityRecommendations(audit: Pick<PolicyAudit, 'findings'>): Recommendation[] {
   const recommendations: Recommendation[] = [];
-  const withInline = Object.entries(rules).filter(([, sources]) =>
-    sources.some((s) => keywordName(s) === 'unsafe-inline'),
-  );
-  if (withInline.length > 0) {
-    // A strict policy keeps 'unsafe-inline' beside its nonce/hashes as a fallback CSP2+ browsers ignore;
-    // the spec still flags it, and the description says what it really does there.
-    const onlyFallback = withInline.every(([directive, sources]) =>
-      ignoredSources(directive, sources).has("'unsafe-inline'"),
-    );
+  const codes = new Set(audit.findings.map((f) => f.code));
+  // Spec: when any directive contains 'unsafe-inline'. Where a nonce or hash makes browsers ignore it, the
+  // audit says so (unsafe-inline-fallback) and the description tells what it really does there.
+  if (codes.has('unsafe-inline') || codes.has('unsafe-inline-fallback')) {
     recommendations.push({
       type: 'warning',
       priority: 'high',
       title: 'Remove unsafe-inline',
-      description: onlyFallback
-        ? "'unsafe-inline' is only a fallback here: browsers that support nonces or hashes ignore it. Remove it if you do not need to support very old browsers."
-        : "'unsafe-inline' lets any injected inline script or style run, which defeats most of a CSP's protection against XSS. Allow inline code by hash or nonce instead.",
+      description: codes.has('unsafe-inline')
+        ? "'unsafe-inline' lets any injected inline script or style run, which defeats most of a CSP's protection against XSS. Allow inline code by hash or nonce instead."
+        : "'unsafe-inline' is only a fallback here: browsers that support nonces or hashes ignore it. Remove it if you do not need to support very old browsers.",
     });
   }
-  if (!rules['report-uri']) {
+  if (codes.has('missing-report-uri') || codes.has('report-to-only')) {
     recommendations.push({
       type: 'info',
       priority: 'medium',

@@ -1,5 +1,6 @@
 // Analyses (csp_analyses) and the crawl request that starts one (spec sections 3, 5, 7, 9).
 import { z } from 'zod';
+import { policyAuditSchema } from '../csp/audit';
 import { policyFindingSchema } from '../csp/finding';
 import { CRAWL_LIMITS, POLICY_TARGETS } from './crawl-limits';
 import { httpUrl } from './domain';
@@ -200,8 +201,12 @@ export const analysisSchema = z.object({
   verification: verificationSchema.nullable().optional(),
   /** The phase the crawler is in while pending/running ('queued': waiting for one of the user's slots). */
   stage: analysisStageSchema.nullable().optional(),
-  /** Findings about the allowlist policy: trades made to fit the budget, unstable code, incompleteness. */
+  /** The generator's findings about the allowlist policy: trades made to fit the budget, unstable code, incompleteness. */
   findings: z.array(policyFindingSchema).optional(),
+  /** The audit of the allowlist policy (its findings include the generator's): grade, issues, badge. */
+  audit: policyAuditSchema.nullable().optional(),
+  /** The audit of the strict policy. */
+  strictAudit: policyAuditSchema.nullable().optional(),
   capture: captureSummarySchema.nullable().optional(),
   budget: policyBudgetSchema.nullable().optional(),
   /** The policy needs a person's attention before it is enforced (verification still saw violations…). */

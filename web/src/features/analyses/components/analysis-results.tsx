@@ -1,6 +1,6 @@
 // A completed analysis with rules: the policy card (flagged 'Needs attention' when it needs it) beside the
-// crawl coverage, the policy findings and the recommendations (for the shown mode), and whatever the caller
-// adds to the side column. Older analyses without coverage or findings show neither card.
+// crawl coverage, the policy's audit findings and the recommendations (for the shown mode), and whatever the
+// caller adds to the side column. Older analyses without coverage show no coverage card.
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import type { ReactNode } from 'react';
 import { policyNeedsAttention } from '../utils/verification';
@@ -20,12 +20,13 @@ export function AnalysisResults({
   /** Below the recommendations (quick actions, errors). */
   asideBottom?: ReactNode;
 }) {
-  const { mode, setMode, rules, hasStrict } = usePolicyMode(analysis);
+  const { mode, setMode, rules, audit, hasStrict } = usePolicyMode(analysis);
   return (
     <div className="grid items-start gap-6 lg:grid-cols-3">
       <div className="min-w-0 lg:col-span-2">
         <PolicyCard
           rules={rules}
+          audit={audit}
           verification={analysis.verification}
           needsAttention={policyNeedsAttention(analysis)}
           budget={analysis.budget}
@@ -37,8 +38,8 @@ export function AnalysisResults({
       <aside className="flex min-w-0 flex-col gap-6" aria-label="Analysis insights">
         {asideTop}
         {analysis.capture ? <CrawlCoverageCard capture={analysis.capture} /> : null}
-        {analysis.findings ? <PolicyFindingsCard findings={analysis.findings} /> : null}
-        <RecommendationsCard rules={rules} />
+        <PolicyFindingsCard audit={audit} policy={mode === 'strict' ? 'strict policy' : 'allowlist policy'} />
+        <RecommendationsCard audit={audit} />
         {asideBottom}
       </aside>
     </div>

@@ -1,28 +1,38 @@
-// 'Policy findings': what the generator and CSP Evaluator found about the allowlist policy, most severe
-// first: why a risky source is there, what was traded to fit the header budget, what was left out.
+// 'Policy findings': the shown policy's audit, most severe first — what each finding is, where it came from
+// (our checks, Google's CSP Evaluator, or the generator explaining why a source is there or what it traded
+// to fit the header) and how to fix it. The grade and the Issues count are computed from the same list.
+import type { PolicyAudit } from '@csp/shared/csp/audit';
 import { compareFindings, type PolicyFinding, SEVERITIES } from '@csp/shared/csp/finding';
 import { ListChecks, SearchCheck } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { formatCount } from '@/lib/format';
+import { GradeBadge } from './policy/policy-verdict';
 import { SeverityBadge } from './severity-badge';
 
-export function PolicyFindingsCard({ findings }: { findings: PolicyFinding[] }) {
+const CHECKERS: Record<PolicyFinding['checker'], string> = {
+  audit: 'Policy check',
+  csp_evaluator: 'CSP Evaluator',
+  generator: 'Generator',
+};
+
+export function PolicyFindingsCard({ audit, policy }: { audit: PolicyAudit; policy: string }) {
+  const findings = audit.findings;
   const sorted = [...findings].sort(compareFindings);
   const counts = SEVERITIES.map((s) => [s, findings.filter((f) => f.severity === s).length] as const).filter(
     ([, n]) => n > 0,
   );
   return (
-    <Card data-testid="policy-findings">
-      <CardHeader>
+    <Card data-testid="policy-findings" id="policy-findings">
+      <CardHeader actions={<GradeBadge audit={audit} />}>
         <CardTitle className="flex items-center gap-2">
           <ListChecks className="size-4 text-primary" aria-hidden="true" />
           Policy findings
         </CardTitle>
         <CardDescription>
           {findings.length === 0
-            ? 'About the allowlist policy.'
-            : `About the allowlist policy: ${counts.map(([s, n]) => `${formatCount(n)} ${s}`).join(', ')}.`}
+            ? `About the ${policy}.`
+            : `About the ${policy}: ${counts.map(([s, n]) => `${formatCount(n)} ${s}`).join(', ')}.`}
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -41,6 +51,7 @@ export function PolicyFindingsCard({ findings }: { findings: PolicyFinding[] }) 
                 className="flex flex-col gap-1.5 py-3 first:pt-0 last:pb-0"
                 data-testid="finding"
                 data-severity={f.severity}
+                data-code={f.code}
               >
                 <div className="flex min-w-0 flex-wrap items-center gap-2">
                   <SeverityBadge severity={f.severity} />
@@ -52,8 +63,15 @@ export function PolicyFindingsCard({ findings }: { findings: PolicyFinding[] }) 
                       {f.value}
                     </code>
                   ) : null}
+                  <span className="ml-auto text-[11px] text-muted-foreground">{CHECKERS[f.checker]}</span>
                 </div>
                 <p className="text-sm text-muted-foreground">{f.description}</p>
+                {f.fix ? (
+                  <p className="text-sm text-foreground">
+                    <span className="font-medium">Fix: </span>
+                    {f.fix}
+                  </p>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -1,7 +1,7 @@
-// 'Security Recommendations' (spec section 9), from securityRecommendations() of the shown policy.
+// 'Security Recommendations' (spec section 9), from securityRecommendations() of the shown policy's audit.
 
+import type { PolicyAudit } from '@csp/shared/csp/audit';
 import { type Recommendation, securityRecommendations } from '@csp/shared/csp/recommendations';
-import type { CspRules } from '@csp/shared/schemas/analysis';
 import { CircleCheck, Info, Lightbulb, type LucideIcon, TriangleAlert } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -13,8 +13,8 @@ const STYLES: Record<Recommendation['type'], { Icon: LucideIcon; tile: string }>
   success: { Icon: CircleCheck, tile: 'bg-emerald-50 text-emerald-600 ring-emerald-100' },
 };
 
-export function RecommendationsCard({ rules }: { rules: CspRules }) {
-  const recommendations = securityRecommendations(rules);
+export function RecommendationsCard({ audit }: { audit: PolicyAudit }) {
+  const recommendations = securityRecommendations(audit);
   return (
     <Card>
       <CardHeader>

@@ -1,5 +1,6 @@
 // One directive of a policy as a collapsible card: its fixed icon, name, what it governs, how many sources,
-// a risk badge, and the sources each labelled with their kind (spec: script-src starts open).
+// a risk badge, and the sources each labelled with their kind (spec: script-src starts open). Which sources
+// are a security risk comes from the policy's audit (issueSources), so card, badge and grade agree.
 import {
   DIRECTIVE_TABLE,
   ignoredSources,
@@ -9,7 +10,6 @@ import {
   isNonce,
   isSchemeSource,
 } from '@csp/shared/csp/directives';
-import { isRiskySource } from '@csp/shared/csp/recommendations';
 import { ChevronDown, TriangleAlert } from 'lucide-react';
 import { useId } from 'react';
 import { Badge } from '@/components/ui/badge';
@@ -28,18 +28,21 @@ function sourceKind(source: string): string {
 export function DirectiveCard({
   directive,
   sources,
+  issues,
   open,
   onOpenChange,
 }: {
   directive: string;
   sources: string[];
+  /** Sources the audit reports as a security issue in this directive. */
+  issues: ReadonlySet<string>;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
   const contentId = useId();
   const Icon = directiveIcon(directive);
   const governs = isDirective(directive) ? DIRECTIVE_TABLE[directive].governs : 'custom directive';
-  const risky = sources.filter(isRiskySource);
+  const risky = sources.filter((s) => issues.has(s.toLowerCase()) || issues.has(s));
   const ignored = ignoredSources(directive, sources);
   return (
     <div
@@ -104,7 +107,7 @@ export function DirectiveCard({
               aria-label={`Sources of ${directive}`}
             >
               {sources.map((source) => {
-                const isRisky = isRiskySource(source);
+                const isRisky = issues.has(source.toLowerCase()) || issues.has(source);
                 const isIgnored = ignored.has(source);
                 return (
                   <li
@@ -128,7 +131,7 @@ export function DirectiveCard({
                       {isIgnored ? (
                         <Badge
                           variant="outline"
-                          title="Ignored by CSP3 browsers: kept as a fallback for older ones"
+                          title="Ignored by current browsers (a nonce, hash or 'strict-dynamic' in this directive overrides it): kept as a fallback for older ones, so it is not a risk"
                         >
                           fallback
                         </Badge>

@@ -1,13 +1,12 @@
-// The generated policy (spec "CSP rules generator panel", policy view): the header value, the badge
-// ('Security Issues' when a source has unsafe-inline or unsafe-eval, else 'Valid'), 'Needs attention' when
+// The generated policy (spec "CSP rules generator panel", policy view): the header value, the badge and
+// grade from the policy's audit (policy-verdict.tsx), 'Needs attention' when
 // the analysis says so or its verification does not hold, the self-verification, the header budget,
 // an Allowlist / Strict toggle when the analysis has both, one collapsible card per directive (script-src
 // open), Copy, Download (csp-policy.txt) and server configurations.
-import { compareDirectives } from '@csp/shared/csp/directives';
-import { policyBadge } from '@csp/shared/csp/recommendations';
+import { auditPolicy, type PolicyAudit } from '@csp/shared/csp/audit';
 import { CSP_HEADER, exportPolicy, renderPolicy } from '@csp/shared/csp/serialize';
 import type { Analysis, CspRules, PolicyBudget } from '@csp/shared/schemas/analysis';
-import { CircleAlert, Copy, Download, ShieldCheck, TriangleAlert } from 'lucide-react';
+import { CircleAlert, Copy, Download, ShieldCheck } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -18,20 +17,33 @@ import { toast } from '@/hooks/use-toast';
 import { copyText } from '@/lib/clipboard';
 import { downloadText } from '@/lib/download';
 import { formatCount } from '@/lib/format';
-import { DirectiveCard } from './directive-card';
+import { DirectiveList } from './directive-list';
 import { ExportPanel } from './export-panel';
 import { PolicyBudgetLine } from './policy-budget-line';
+import { PolicyVerdict } from './policy-verdict';
 import { VerificationLine } from './verification-line';
 
 export type PolicyMode = 'allowlist' | 'strict';
 
-/** The mode shown and the rules of that mode (the strict rules only when the analysis has them). */
-export function usePolicyMode(analysis: Pick<Analysis, 'cspRules' | 'strictCspRules'>) {
+/**
+ * The mode shown, the rules of that mode (the strict rules only when the analysis has them) and their
+ * audit as stored with the analysis (computed here only if the server sent none).
+ */
+export function usePolicyMode(
+  analysis: Pick<Analysis, 'cspRules' | 'strictCspRules' | 'audit' | 'strictAudit' | 'findings'>,
+) {
   const [mode, setMode] = useState<PolicyMode>('allowlist');
   const strict = analysis.strictCspRules ?? null;
   const effective: PolicyMode = mode === 'strict' && strict ? 'strict' : 'allowlist';
   const rules: CspRules = (effective === 'strict' ? strict : analysis.cspRules) ?? {};
-  return { mode: effective, setMode, rules, hasStrict: Boolean(strict) };
+  const stored = effective === 'strict' ? analysis.strictAudit : analysis.audit;
+  const audit = useMemo(
+    () =>
+      stored ??
+      auditPolicy(rules, { generatorFindings: effective === 'allowlist' ? (analysis.findings ?? []) : [] }),
+    [stored, rules, effective, analysis.findings],
+  );
+  return { mode: effective, setMode, rules, audit, hasStrict: Boolean(strict) };
 }
 
 const MODE_HINTS: Record<PolicyMode, string> = {
@@ -42,6 +54,7 @@ const MODE_HINTS: Record<PolicyMode, string> = {
 
 export function PolicyCard({
   rules,
+  audit,
   verification,
   needsAttention = false,
   budget,
@@ -50,6 +63,7 @@ export function PolicyCard({
   hasStrict,
 }: {
   rules: CspRules;
+  audit: PolicyAudit;
   verification: Analysis['verification'];
   /** Show 'Needs attention' (the analysis flags it, or its verification does not hold). */
   needsAttention?: boolean;
@@ -59,10 +73,8 @@ export function PolicyCard({
   onModeChange: (mode: PolicyMode) => void;
   hasStrict: boolean;
 }) {
-  const [openDirectives, setOpenDirectives] = useState<ReadonlySet<string>>(() => new Set(['script-src']));
   const rendered = useMemo(() => renderPolicy(rules), [rules]);
-  const directives = useMemo(() => Object.keys(rules).sort(compareDirectives), [rules]);
-  const badge = policyBadge(rules);
+  const directiveCount = Object.keys(rules).length;
   const lines = rendered.value ? rendered.value.split('; ') : [];
 
   async function onCopy() {
@@ -81,15 +93,6 @@ export function PolicyCard({
   function onDownload() {
     const plain = exportPolicy('plain', rules);
     downloadText(plain.filename, plain.content);
-  }
-
-  function setOpen(directive: string, open: boolean) {
-    setOpenDirectives((current) => {
-      const next = new Set(current);
-      if (open) next.add(directive);
-      else next.delete(directive);
-      return next;
-    });
   }
 
   return (
@@ -123,18 +126,9 @@ export function PolicyCard({
               Needs attention
             </Badge>
           ) : null}
-          {badge === 'Valid' ? (
-            <Badge variant="success" data-testid="policy-badge">
-              Valid
-            </Badge>
-          ) : (
-            <Badge variant="warning" data-testid="policy-badge">
-              <TriangleAlert className="size-3" aria-hidden="true" />
-              Security Issues
-            </Badge>
-          )}
+          <PolicyVerdict audit={audit} />
           <CardDescription>
-            {formatCount(directives.length)} directives · {formatCount(rendered.value.length)} characters
+            {formatCount(directiveCount)} directives · {formatCount(rendered.value.length)} characters
           </CardDescription>
         </div>
       </CardHeader>
@@ -195,42 +189,7 @@ export function PolicyCard({
           </Alert>
         ) : null}
 
-        <section aria-labelledby="directives-heading" className="flex flex-col gap-3">
-          <div className="flex items-center justify-between gap-3">
-            <h4 id="directives-heading" className="text-sm font-semibold text-foreground">
-              Directives
-            </h4>
-            <div className="flex gap-1">
-              <Button
-                variant="ghost"
-                size="sm"
-                onClick={() => setOpenDirectives(new Set(directives))}
-                disabled={directives.every((d) => openDirectives.has(d))}
-              >
-                Expand all
-              </Button>
-              <Button
-                variant="ghost"
-                size="sm"
-                onClick={() => setOpenDirectives(new Set())}
-                disabled={!directives.some((d) => openDirectives.has(d))}
-              >
-                Collapse all
-              </Button>
-            </div>
-          </div>
-          <div className="flex flex-col gap-2">
-            {directives.map((directive) => (
-              <DirectiveCard
-                key={directive}
-                directive={directive}
-                sources={rules[directive] ?? []}
-                open={openDirectives.has(directive)}
-                onOpenChange={(open) => setOpen(directive, open)}
-              />
-            ))}
-          </div>
-        </section>
+        <DirectiveList rules={rules} audit={audit} />
 
         <ExportPanel rules={rules} />
       </CardContent>

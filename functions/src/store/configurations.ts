@@ -1,0 +1,164 @@
+// Saved CSP configurations (csp_configurations): one item each, listed per domain through gsi2. A
+// configuration stores the audit of the policy it sends, computed by the caller when it is written.
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { PolicyAudit } from '@csp/shared/csp/audit';
+import type { Configuration, ConfigurationBody } from '@csp/shared/schemas/configuration';
+import { batchDelete } from './batch';
+import { type Db, isConditionFailure, nowIso } from './db';
+import { newId } from './ids';
+import { configurationIndexes, configurationKey, domainConfigurationsPartition } from './keys';
+import { queryPartition } from './query';
+
+const INTERNAL = ['pk', 'sk', 'gsi2pk', 'gsi2sk'];
+
+function fromItem(item: Record<string, unknown>): Configuration {
+  const copy = { ...item };
+  for (const k of INTERNAL) delete copy[k];
+  return copy as unknown as Configuration;
+}
+
+export async function createConfiguration(
+  db: Db,
+  input: { userId: string; domainId: string; body: ConfigurationBody; audit: PolicyAudit },
+): Promise<Configuration> {
+  const id = newId();
+  const now = nowIso();
+  const configuration: Configuration = {
+    id,
+    domainId: input.domainId,
+    userId: input.userId,
+    ...input.body,
+    audit: input.audit,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.doc.send(
+    new PutCommand({
+      TableName: db.table,
+      Item: { ...configurationKey(id), ...configurationIndexes(input.domainId, id), ...configuration },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return configuration;
+}
+
+export async function getConfiguration(db: Db, id: string): Promise<Configuration | null> {
+  const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: configurationKey(id) }));
+  return res.Item ? fromItem(res.Item) : null;
+}
+
+/** The configuration if it belongs to the user; someone else's is "not found", so ids don't leak. */
+export async function getOwnedConfiguration(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<Configuration | null> {
+  const c = await getConfiguration(db, id);
+  return c && c.userId === userId ? c : null;
+}
+
+const BODY_FIELDS = [
+  'name',
+  'description',
+  'baseAnalysisId',
+  'cspRules',
+  'customRules',
+  'ignoredSuggestions',
+  'includeUriReports',
+  'includeReportUri',
+  'reportOnlyMode',
+  'serverType',
+  'isActive',
+  'metadata',
+] as const satisfies ReadonlyArray<keyof ConfigurationBody>;
+
+/** Replaces every field of the body (PUT); null when the configuration no longer exists. */
+export async function updateConfiguration(
+  db: Db,
+  id: string,
+  body: ConfigurationBody,
+  audit: PolicyAudit,
+): Promise<Configuration | null> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':audit': audit, ':now': nowIso() };
+  const sets = ['#audit = :audit', 'updatedAt = :now'];
+  names['#audit'] = 'audit';
+  for (const field of BODY_FIELDS) {
+    names[`#${field}`] = field;
+    values[`:${field}`] = body[field];
+    sets.push(`#${field} = :${field}`);
+  }
+  try {
+    const res = await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: configurationKey(id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return res.Attributes ? fromItem(res.Attributes) : null;
+  } catch (err) {
+    if (isConditionFailure(err)) return null;
+    throw err;
+  }
+}
+
+export async function deleteConfiguration(db: Db, id: string): Promise<void> {
+  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: configurationKey(id) }));
+}
+
+/** A domain's configurations, oldest first (ids sort by time). */
+export async function listDomainConfigurations(db: Db, domainId: string): Promise<Configuration[]> {
+  const items = await queryPartition(db, {
+    index: 'gsi2',
+    partition: domainConfigurationsPartition(domainId),
+  });
+  return items.map(fromItem);
+}
+
+export async function countDomainConfigurations(db: Db, domainId: string): Promise<number> {
+  const keys = await queryPartition(db, {
+    index: 'gsi2',
+    partition: domainConfigurationsPartition(domainId),
+    projection: 'pk',
+  });
+  return keys.length;
+}
+
+/** Deleting a domain deletes its configurations. */
+export async function deleteDomainConfigurations(db: Db, domainId: string): Promise<void> {
+  const keys = await queryPartition(db, {
+    index: 'gsi2',
+    partition: domainConfigurationsPartition(domainId),
+    projection: 'pk, sk',
+  });
+  await batchDelete(db, keys as { pk: string; sk: string }[]);
+}
+
+/** Spec: deleting an analysis sets baseAnalysisId to null in the configurations that use it. */
+export async function detachBaseAnalysis(db: Db, domainId: string, analysisId: string): Promise<number> {
+  let detached = 0;
+  for (const c of await listDomainConfigurations(db, domainId)) {
+    if (c.baseAnalysisId !== analysisId) continue;
+    try {
+      await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: configurationKey(c.id),
+          UpdateExpression: 'SET baseAnalysisId = :null, updatedAt = :now',
+          // Only if it still points there: a concurrent PUT may have chosen another base.
+          ConditionExpression: 'baseAnalysisId = :id',
+          ExpressionAttributeValues: { ':null': null, ':id': analysisId, ':now': nowIso() },
+        }),
+      );
+      detached += 1;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+  return detached;
+}

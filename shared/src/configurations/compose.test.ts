@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { auditPolicy } from '../csp/audit';
+import { configurationBodySchema } from '../schemas/configuration';
+import { composedAuditContext, composePolicy } from './compose';
+
+const ENDPOINT = 'https://csp.example/api/uri-report?domain=0f0e';
+const NONCE = 'a'.repeat(64);
+
+const config = (patch: Record<string, unknown> = {}) =>
+  configurationBodySchema.parse({
+    name: 'Main',
+    cspRules: {
+      'default-src': ["'none'"],
+      'script-src': ["'self'", 'https://cdn.example'],
+      'img-src': ["'self'"],
+      'report-uri': ['https://old.example/r'],
+      'report-to': ['csp-endpoint'],
+    },
+    ...patch,
+  });
+
+describe('composePolicy', () => {
+  it('merges custom rules, replaces the base reporting with this domain endpoint, and enforces', () => {
+    const p = composePolicy(
+      config({ customRules: { 'script-src': ['https://js.stripe.com', "'self'"], 'font-src': ["'self'"] } }),
+      ENDPOINT,
+    );
+    expect(p.rules).toEqual({
+      'default-src': ["'none'"],
+      'script-src': ["'self'", 'https://cdn.example', 'https://js.stripe.com'],
+      'img-src': ["'self'"],
+      'font-src': ["'self'"],
+      'report-uri': [ENDPOINT],
+      'report-to': ['csp-endpoint'],
+    });
+    expect(p.headerName).toBe('Content-Security-Policy');
+    expect(p.rollout).toBe('enforce');
+  });
+
+  it("drops 'none' from a directive that gained a source", () => {
+    const p = composePolicy(config({ customRules: { 'default-src': ['https://a.example'] } }), null);
+    expect(p.rules['default-src']).toEqual(['https://a.example']);
+  });
+
+  it('includeReportUri off: no reporting at all', () => {
+    const p = composePolicy(config({ includeReportUri: false }), ENDPOINT);
+    expect(p.rules['report-uri']).toBeUndefined();
+    expect(p.rules['report-to']).toBeUndefined();
+  });
+
+  it("the nonce goes into script-src and style-src (style-src created with 'self')", () => {
+    const p = composePolicy(config({ metadata: { nonce: NONCE, includeNonce: true } }), ENDPOINT);
+    expect(p.rules['script-src']).toContain(`'nonce-${NONCE}'`);
+    expect(p.rules['style-src']).toEqual(["'self'", `'nonce-${NONCE}'`]);
+    expect(p.nonceDelivery).toBe('static');
+    expect(
+      composePolicy(config({ metadata: { nonce: NONCE, includeNonce: false } }), null).rules['style-src'],
+    ).toBeUndefined();
+    expect(
+      composePolicy(config({ serverType: 'nginx', metadata: { nonce: NONCE, includeNonce: true } }), null)
+        .nonceDelivery,
+    ).toBe('per-request');
+  });
+
+  it("reportOnlyMode: the spec's minimal default-src 'self' plus the report-uri, under Report-Only", () => {
+    const p = composePolicy(
+      config({ reportOnlyMode: true, customRules: { 'img-src': ['https://x.example'] } }),
+      ENDPOINT,
+    );
+    expect(p.rules).toEqual({
+      'default-src': ["'self'"],
+      'report-uri': [ENDPOINT],
+      'report-to': ['csp-endpoint'],
+    });
+    expect(p.headerName).toBe('Content-Security-Policy-Report-Only');
+    expect(p.rollout).toBe('discovery');
+    expect(composePolicy(config({ reportOnlyMode: true, includeReportUri: false }), ENDPOINT).rules).toEqual({
+      'default-src': ["'self'"],
+    });
+  });
+
+  it('this policy, report-only: the composed policy under the Report-Only header; the audit says so', () => {
+    const p = composePolicy(config({ metadata: { reportOnlyPolicy: true } }), ENDPOINT);
+    expect(p.rules['script-src']).toEqual(["'self'", 'https://cdn.example']);
+    expect(p.headerName).toBe('Content-Security-Policy-Report-Only');
+    expect(p.rollout).toBe('report-only');
+    const codes = auditPolicy(p.rules, composedAuditContext(p)).findings.map((f) => f.code);
+    expect(codes).toContain('report-only');
+  });
+});

@@ -1,0 +1,94 @@
+// The policy a saved configuration sends (spec sections 4 and 9): the base rules, the custom rules (which
+// hold the accepted suggestions), the nonce, report-uri/report-to, and the header it goes under. One
+// function, used by the panel's preview, the API's export and the audit, so all three show the same policy.
+import { auditPolicy, type PolicyAudit } from '../csp/audit';
+import type { AuditContext } from '../csp/checks/check';
+import { NONE, SELF, sortSources } from '../csp/directives';
+import { applyNonce } from '../csp/nonce';
+import { CSP_HEADER, CSP_REPORT_ONLY_HEADER, REPORTING_GROUP } from '../csp/serialize';
+import type { CspRules } from '../schemas/analysis';
+import type { ConfigurationBody } from '../schemas/configuration';
+
+export type ComposeInput = Pick<
+  ConfigurationBody,
+  'cspRules' | 'customRules' | 'includeReportUri' | 'reportOnlyMode' | 'serverType' | 'metadata'
+>;
+
+/** What a configuration sends, and how. */
+export interface ComposedPolicy {
+  rules: CspRules;
+  headerName: typeof CSP_HEADER | typeof CSP_REPORT_ONLY_HEADER;
+  /**
+   * enforce: the policy, enforced. report-only: this policy under the Report-Only header (the usual first
+   * step of a roll-out). discovery: the spec's reportOnlyMode, a minimal `default-src 'self'` that reports
+   * everything else a page loads.
+   */
+  rollout: 'enforce' | 'report-only' | 'discovery';
+  /** The nginx export makes a fresh nonce per response ($request_id); the others write the stored one. */
+  nonceDelivery: AuditContext['nonceDelivery'];
+}
+
+export const ROLLOUT_HINTS: Record<ComposedPolicy['rollout'], string> = {
+  enforce: 'Browsers block whatever the policy does not allow.',
+  'report-only':
+    'Browsers apply nothing but report what this policy would block: deploy it like this first and enforce it once the reports are clean.',
+  discovery:
+    "A minimal default-src 'self' under Report-Only: browsers report everything the pages load from elsewhere. For learning what a site uses, before you have a policy.",
+};
+
+const REPORTING_DIRECTIVES = new Set(['report-uri', 'report-to']);
+
+/** base ∪ custom per directive, sorted; 'none' dropped from a list that gained sources. */
+export function mergeRules(base: CspRules, custom: CspRules): CspRules {
+  const out: CspRules = {};
+  for (const [directive, sources] of Object.entries(base)) out[directive] = [...sources];
+  for (const [directive, sources] of Object.entries(custom)) {
+    out[directive] = [...(out[directive] ?? []), ...sources];
+  }
+  for (const [directive, sources] of Object.entries(out)) {
+    const sorted = sortSources(sources);
+    out[directive] = sorted.length > 1 ? sorted.filter((s) => s !== NONE) : sorted;
+  }
+  return out;
+}
+
+export function composePolicy(config: ComposeInput, reportEndpoint: string | null): ComposedPolicy {
+  const { metadata } = config;
+  const nonce = metadata.includeNonce && metadata.nonce ? metadata.nonce : null;
+  const nonceDelivery: ComposedPolicy['nonceDelivery'] = !nonce
+    ? 'template'
+    : config.serverType === 'nginx'
+      ? 'per-request'
+      : 'static';
+  let rules: CspRules;
+  if (config.reportOnlyMode) {
+    rules = { 'default-src': [SELF] };
+  } else {
+    const base: CspRules = {};
+    for (const [d, sources] of Object.entries(config.cspRules))
+      if (!REPORTING_DIRECTIVES.has(d)) base[d] = sources;
+    rules = mergeRules(base, config.customRules);
+    if (nonce) rules = applyNonce(rules, nonce);
+  }
+  if (config.includeReportUri && reportEndpoint) {
+    rules['report-uri'] = [reportEndpoint];
+    rules['report-to'] = [REPORTING_GROUP];
+  }
+  const rollout = config.reportOnlyMode ? 'discovery' : metadata.reportOnlyPolicy ? 'report-only' : 'enforce';
+  return {
+    rules,
+    headerName: rollout === 'enforce' ? CSP_HEADER : CSP_REPORT_ONLY_HEADER,
+    rollout,
+    nonceDelivery,
+  };
+}
+
+/** The audit context of a composed policy (see csp/audit.ts). */
+export function composedAuditContext(p: ComposedPolicy): Partial<AuditContext> {
+  return { reportOnly: p.rollout !== 'enforce', nonceDelivery: p.nonceDelivery };
+}
+
+/** The audit of what a configuration sends: the grade and findings the panel and the API show. */
+export function auditComposed(p: ComposedPolicy): PolicyAudit {
+  return auditPolicy(p.rules, composedAuditContext(p));
+}

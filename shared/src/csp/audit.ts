@@ -1,0 +1,86 @@
+// One audit of a policy: every check run once on the policy (as written and as a CSP3 browser applies it),
+// giving the findings that the generator's output, the recommendations, the badge, the Issues count and the
+// grade all read. Check sets are plain arrays, as in google/csp-evaluator.
+import { CspParser } from 'csp_evaluator/dist/parser.js';
+import { z } from 'zod';
+import type { CspRules } from '../schemas/analysis';
+import { broadSourcesCheck } from './checks/broad-sources';
+import { type AuditContext, auditContextSchema, type PolicyCheck, parsePolicy } from './checks/check';
+import { cspEvaluatorCheck } from './checks/csp-evaluator';
+import { frameAncestorsCheck } from './checks/frame-ancestors';
+import { generatorCheck } from './checks/generator';
+import { nonceDeliveryCheck } from './checks/nonce-delivery';
+import { reportOnlyCheck } from './checks/report-only';
+import { reportingCheck } from './checks/reporting';
+import { unsafeEvalCheck } from './checks/unsafe-eval';
+import { unsafeInlineCheck } from './checks/unsafe-inline';
+import { compareFindings, type PolicyFinding, policyFindingSchema } from './finding';
+import { gradeOfScore, gradeSchema, isIssue, scoreOf } from './grade';
+
+export const POLICY_CHECKS: readonly PolicyCheck[] = [
+  unsafeInlineCheck,
+  unsafeEvalCheck,
+  broadSourcesCheck,
+  frameAncestorsCheck,
+  reportingCheck,
+  nonceDeliveryCheck,
+  reportOnlyCheck,
+  cspEvaluatorCheck,
+  generatorCheck,
+];
+
+export const policyAuditSchema = z.object({
+  grade: gradeSchema,
+  /** 0–100, see grade.ts. */
+  score: z.number().int().min(0).max(100),
+  /** Findings of severity high or medium from the security checks (see isIssue). */
+  issues: z.number().int().min(0),
+  findings: z.array(policyFindingSchema),
+});
+export type PolicyAudit = z.infer<typeof policyAuditSchema>;
+
+export function auditPolicy(
+  rules: CspRules,
+  context: z.input<typeof auditContextSchema> = {},
+  checks: readonly PolicyCheck[] = POLICY_CHECKS,
+): PolicyAudit {
+  const ctx: AuditContext = auditContextSchema.parse(context);
+  const policy = parsePolicy(rules);
+  const unique = new Map<string, PolicyFinding>();
+  for (const check of checks) {
+    for (const f of check(policy, ctx)) {
+      unique.set(`${f.checker}\u0000${f.code}\u0000${f.directive}\u0000${f.value ?? ''}`, f);
+    }
+  }
+  const findings = [...unique.values()].sort(compareFindings);
+  const score = scoreOf(findings);
+  return { grade: gradeOfScore(score), score, issues: findings.filter(isIssue).length, findings };
+}
+
+export const POLICY_BADGES = ['Security Issues', 'Valid'] as const;
+export type PolicyBadge = (typeof POLICY_BADGES)[number];
+
+/**
+ * Spec: 'Security Issues' when a source has unsafe-inline or unsafe-eval (both are issues wherever a
+ * browser applies them), otherwise 'Valid'. Read from the audit, so other issues of the same weight count
+ * too and an 'unsafe-inline' that a nonce makes browsers ignore does not.
+ */
+export function policyBadge(audit: Pick<PolicyAudit, 'issues'>): PolicyBadge {
+  return audit.issues > 0 ? 'Security Issues' : 'Valid';
+}
+
+/** Sources of a directive that a scored finding of severity high or medium names (highlighted in cards). */
+export function issueSources(audit: Pick<PolicyAudit, 'findings'>, directive: string): Set<string> {
+  const out = new Set<string>();
+  for (const f of audit.findings) if (isIssue(f) && f.directive === directive && f.value) out.add(f.value);
+  return out;
+}
+
+/** A header value as rules (csp_evaluator's parser: directive names lower-cased, sources as written). */
+export function rulesOfHeader(value: string): CspRules {
+  const rules: CspRules = {};
+  for (const [directive, sources] of Object.entries(new CspParser(value).csp.directives)) {
+    rules[directive] = sources ?? [];
+  }
+  return rules;
+}

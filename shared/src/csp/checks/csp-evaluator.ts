@@ -1,0 +1,100 @@
+// Google's csp_evaluator (the engine of csp-evaluator.withgoogle.com) as one check of the audit: its findings
+// as our plain PolicyFinding objects on our own severity scale.
+// csp_evaluator ships CommonJS without an "exports" map; the dist/*.js entry points are the documented way
+// in (its README) and load under Node ESM, vitest and tsx through Node's named-export detection.
+import { CspEvaluator, DEFAULT_CHECKS, STRICTCSP_CHECKS } from 'csp_evaluator/dist/evaluator.js';
+import { Severity as EvaluatorSeverity, type Finding, Type } from 'csp_evaluator/dist/finding.js';
+import { CspParser } from 'csp_evaluator/dist/parser.js';
+import { z } from 'zod';
+import type { CspRules } from '../../schemas/analysis';
+import { compareFindings, type PolicyFinding, type Severity } from '../finding';
+import { serializePolicy } from '../serialize';
+import type { PolicyCheck } from './check';
+
+export const GRADE_CHECK_SETS = ['default', 'all'] as const;
+export const gradeOptionsSchema = z.object({
+  /**
+   * default: csp_evaluator's security checks (DEFAULT_CHECKS) on the effective CSP3 policy.
+   * all: those plus STRICTCSP_CHECKS (strict-CSP advice and backward-compatibility fallbacks), run on the
+   * policy as written, because the fallbacks they look for are exactly what the effective policy drops.
+   */
+  checks: z.enum(GRADE_CHECK_SETS).default('all'),
+});
+export type GradeOptions = z.input<typeof gradeOptionsSchema>;
+
+/**
+ * csp_evaluator severities are numbers where lower is worse but the scale is not monotonic in meaning:
+ * HIGH 10, SYNTAX 20, MEDIUM 30, HIGH_MAYBE 40, STRICT_CSP 45, MEDIUM_MAYBE 50, INFO 60, NONE 100.
+ * Mapping:
+ * - SYNTAX → high: a malformed directive or keyword is dropped by the browser, silently removing protection.
+ * - HIGH_MAYBE → medium, MEDIUM_MAYBE → low: "maybe" findings depend on facts the evaluator cannot see
+ *   (e.g. whether an allowlisted host serves JSONP), so they rank one step below the certain ones.
+ * - STRICT_CSP → low: advice to adopt nonces/'strict-dynamic', not a hole in this policy.
+ * - INFO and NONE (notes such as "ignored because of 'strict-dynamic'") → info.
+ */
+export function mapEvaluatorSeverity(severity: EvaluatorSeverity): Severity {
+  switch (severity) {
+    case EvaluatorSeverity.HIGH:
+    case EvaluatorSeverity.SYNTAX:
+      return 'high';
+    case EvaluatorSeverity.MEDIUM:
+    case EvaluatorSeverity.HIGH_MAYBE:
+      return 'medium';
+    case EvaluatorSeverity.STRICT_CSP:
+    case EvaluatorSeverity.MEDIUM_MAYBE:
+      return 'low';
+    default:
+      return 'info';
+  }
+}
+
+function toPolicyFinding(f: Finding): PolicyFinding {
+  const finding: PolicyFinding = {
+    severity: mapEvaluatorSeverity(f.severity),
+    directive: f.directive,
+    description: f.description,
+    code: Type[f.type] ?? String(f.type),
+    checker: 'csp_evaluator',
+  };
+  if (f.value !== undefined) finding.value = f.value;
+  return finding;
+}
+
+/** csp_evaluator's findings for a policy (rules or a header value); most severe first. */
+export function evaluatorFindings(policy: CspRules | string, options: GradeOptions = {}): PolicyFinding[] {
+  const opts = gradeOptionsSchema.parse(options);
+  const text = typeof policy === 'string' ? policy : serializePolicy(policy);
+  const parsed = new CspParser(text).csp;
+  const evaluator = new CspEvaluator(parsed);
+  const raw = evaluator.evaluate(opts.checks === 'all' ? STRICTCSP_CHECKS : [], DEFAULT_CHECKS);
+  // The evaluator normalises script-src once per script directive, so its "ignored" notes repeat.
+  const unique = new Map<string, PolicyFinding>();
+  for (const f of raw.map(toPolicyFinding))
+    unique.set(`${f.code}\u0000${f.directive}\u0000${f.value ?? ''}`, f);
+  return [...unique.values()].sort(compareFindings);
+}
+
+/**
+ * What our own checks say better (with the effective policy, our severities and a fix): left out here so a
+ * problem is reported once. Syntax, missing directives, allowlist bypasses, nonce length, IP and http:
+ * sources, deprecated directives and the strict-CSP advice come from csp_evaluator alone.
+ */
+const COVERED_BY_OWN_CHECKS = new Set<string>([
+  'SCRIPT_UNSAFE_INLINE',
+  'STYLE_UNSAFE_INLINE',
+  'UNSAFE_INLINE_FALLBACK',
+  'SCRIPT_UNSAFE_EVAL',
+  'SCRIPT_UNSAFE_HASHES',
+  'PLAIN_WILDCARD',
+  'PLAIN_URL_SCHEMES',
+  'REPORTING_DESTINATION_MISSING',
+  'REPORT_TO_ONLY',
+  'STATIC_NONCE',
+]);
+
+/**
+ * csp_evaluator with DEFAULT_CHECKS and STRICTCSP_CHECKS. Severities: see mapEvaluatorSeverity; e.g.
+ * `script-src https://www.google.com` fires SCRIPT_ALLOWLIST_BYPASS (JSONP endpoints there run any code).
+ */
+export const cspEvaluatorCheck: PolicyCheck = (policy) =>
+  evaluatorFindings(policy.rules).filter((f) => !COVERED_BY_OWN_CHECKS.has(f.code));

@@ -1,0 +1,37 @@
+// Where violation reports go (spec section 9: 'Add report-uri' when there is no report-uri directive).
+import type { PolicyFinding } from '../finding';
+import { auditFinding, type PolicyCheck } from './check';
+
+/**
+ * info: no report-uri, so violations go unnoticed. Fires on `default-src 'self'`.
+ * low: report-to alone: Firefox and Safari only send reports to report-uri. Fires on
+ *   `default-src 'self'; report-to csp-endpoint`.
+ */
+export const reportingCheck: PolicyCheck = (policy) => {
+  const findings: PolicyFinding[] = [];
+  const uri = Boolean(policy.rules['report-uri']?.length);
+  const to = Boolean(policy.rules['report-to']?.length);
+  if (!uri && !to) {
+    findings.push(
+      auditFinding({
+        severity: 'info',
+        directive: 'report-uri',
+        code: 'missing-report-uri',
+        description:
+          'No report-uri: browsers do not tell you what the policy blocks, so breakage and attacks go unnoticed.',
+        fix: 'Turn on "Include report-uri" (or add report-uri with your endpoint).',
+      }),
+    );
+  } else if (!uri) {
+    findings.push(
+      auditFinding({
+        severity: 'low',
+        directive: 'report-uri',
+        code: 'report-to-only',
+        description: 'Only report-to is set: Firefox and Safari send reports to report-uri only.',
+        fix: 'Add report-uri with the same endpoint beside report-to.',
+      }),
+    );
+  }
+  return findings;
+};
