@@ -64,8 +64,15 @@ async function main() {
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warn') console.log(`[console ${m.type()}] ${m.text()}`);
   });
-  const shot = async (name: string, viewport: string, fullPage = true) => {
+  const shot = async (name: string, viewport: string, fullPage: boolean | string = true) => {
     const path = join(outDir, `${name}-${viewport}.png`);
+    if (typeof fullPage === 'string') {
+      // One element of the page (a panel), whatever its height.
+      const element = await page.waitForSelector(fullPage);
+      await element!.screenshot({ path });
+      console.log(path);
+      return;
+    }
     await page.screenshot({ path, fullPage });
     console.log(path);
     if (fullPage && viewport === 'phone' && process.env.SLICES) {
@@ -128,7 +135,9 @@ async function main() {
     await page.goto(`${baseUrl}/settings`, { waitUntil: 'networkidle0' });
     await shot('coming-soon', vp.name);
     if (seeded)
-      await analysisScreens(page, baseUrl, seeded, (name, full = true) => shot(name, vp.name, full));
+      await analysisScreens(page, baseUrl, seeded, (name, full: boolean | string = true) =>
+        shot(name, vp.name, full),
+      );
     await page.goto(`${baseUrl}/auth`, { waitUntil: 'networkidle0' });
   }
   await browser.close();
@@ -147,11 +156,20 @@ async function analysisScreens(
   page: Page,
   baseUrl: string,
   s: Seeded,
-  shot: (name: string, fullPage?: boolean) => Promise<void>,
+  shot: (name: string, fullPage?: boolean | string) => Promise<void>,
 ) {
   await open(page, `${baseUrl}/domains/${s.domainId}`, '[data-testid="history-row"]');
   await page.waitForSelector('[data-testid="report-suggestion"]');
   await shot('domain-detail');
+  // The rules generator, as a user fills it in: a name, a custom rule, reports on, the nonce.
+  await page.waitForSelector('[data-testid="composed-policy"]');
+  await page.type('[data-testid="configuration-name"]', 'Production policy');
+  await page.type('[data-testid="custom-rule-source"]', 'https://widgets.example.net');
+  await page.keyboard.press('Enter');
+  await page.click('[data-testid="include-uri-reports"]');
+  await page.click('[data-testid="include-nonce"]');
+  await page.waitForSelector('[data-testid="config-suggestion"]');
+  await shot('rules-generator', '[data-testid="rules-generator"]');
   await clickText(page, 'button', 'Advanced Settings');
   await page.waitForSelector('form[aria-label="Advanced settings"]');
   await page.click('input[name="maxPages"]', { count: 3 });

@@ -11,15 +11,18 @@ import { loadSession } from './middleware/session';
 import { achievementRoutes } from './routes/achievements';
 import { analysisRoutes } from './routes/analyses';
 import { authRoutes } from './routes/auth';
+import { configurationRoutes } from './routes/configurations';
 import { domainRoutes } from './routes/domains';
 import { reportRoutes } from './routes/reports';
 import { userRoutes } from './routes/user';
 
 const limitKb = (kb: number) => limitBody(kb * 1024);
-// Crawl requests may carry a sitemap; everything else is small.
+// Crawl requests may carry a sitemap and configurations a hash-heavy policy; everything else is small.
 const largeBody = limitKb(400);
 const smallBody = limitKb(64);
-const LARGE_BODY_PATHS = new Set(['/api/csp/analyze', '/api/csp-analyses']);
+const LARGE_BODY_PATHS = new Set(['/api/csp/analyze', '/api/csp-analyses', '/api/csp-configurations']);
+const isLargeBodyPath = (path: string) =>
+  LARGE_BODY_PATHS.has(path) || path.startsWith('/api/csp-configurations/');
 
 export function createApiApp(deps: ApiDeps) {
   const app = new Hono<ApiEnv>().basePath('/api');
@@ -32,7 +35,7 @@ export function createApiApp(deps: ApiDeps) {
     await next();
     c.header('Cache-Control', 'no-store');
   });
-  app.use((c, next) => (LARGE_BODY_PATHS.has(c.req.path) ? largeBody : smallBody)(c, next));
+  app.use((c, next) => (isLargeBodyPath(c.req.path) ? largeBody : smallBody)(c, next));
   app.use(csrfGuard());
   app.use(loadSession());
 
@@ -41,6 +44,7 @@ export function createApiApp(deps: ApiDeps) {
   app.route('/domains', domainRoutes);
   app.route('/', analysisRoutes);
   app.route('/', reportRoutes);
+  app.route('/', configurationRoutes);
   app.route('/achievements', achievementRoutes);
   return app;
 }

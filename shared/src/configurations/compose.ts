@@ -5,7 +5,7 @@ import { auditPolicy, type PolicyAudit } from '../csp/audit';
 import type { AuditContext } from '../csp/checks/check';
 import { NONE, SELF, sortSources } from '../csp/directives';
 import { applyNonce } from '../csp/nonce';
-import { CSP_HEADER, CSP_REPORT_ONLY_HEADER, REPORTING_GROUP } from '../csp/serialize';
+import { CSP_HEADER, CSP_REPORT_ONLY_HEADER, type ExportOptions, REPORTING_GROUP } from '../csp/serialize';
 import type { CspRules } from '../schemas/analysis';
 import type { ConfigurationBody } from '../schemas/configuration';
 
@@ -91,4 +91,13 @@ export function composedAuditContext(p: ComposedPolicy): Partial<AuditContext> {
 /** The audit of what a configuration sends: the grade and findings the panel and the API show. */
 export function auditComposed(p: ComposedPolicy): PolicyAudit {
   return auditPolicy(p.rules, composedAuditContext(p));
+}
+
+/**
+ * How a composed policy is exported: under its header, and with the nonce made fresh per response where the
+ * server can do it (the Nginx export only; the others write the stored nonce and warn).
+ */
+export function exportOptionsOf(p: ComposedPolicy): ExportOptions {
+  const options = { reportOnly: p.rollout !== 'enforce', perRequestNonce: p.nonceDelivery === 'per-request' };
+  return options;
 }

@@ -38,27 +38,44 @@ export const cspSourceSchema = z
   .regex(SOURCE_TOKEN, 'A source cannot contain spaces, quotes ("), backslashes, commas or semicolons');
 
 /** directive → sources, with names and sources a header can carry. */
-export const ruleMapSchema = z
-  .record(
-    z.string().regex(DIRECTIVE_NAME, 'Directive names are lower-case letters, digits and hyphens'),
-    z
-      .array(cspSourceSchema)
-      .max(CONFIGURATION_LIMITS.sourcesPerDirective, 'Too many sources in one directive'),
-  )
-  .refine((m) => Object.keys(m).length <= CONFIGURATION_LIMITS.directives, 'Too many directives');
+export const ruleMap = (field: string) =>
+  z
+    .record(
+      z.string(),
+      z
+        .array(cspSourceSchema, { message: `${field}: each directive takes a list of sources` })
+        .max(CONFIGURATION_LIMITS.sourcesPerDirective, 'Too many sources in one directive'),
+      {
+        error: (issue) =>
+          issue.input === undefined
+            ? `${field} is required`
+            : `${field} must map directives to lists of sources`,
+      },
+    )
+    .refine((m) => Object.keys(m).every((k) => DIRECTIVE_NAME.test(k)), {
+      message: 'Directive names are lower-case letters, digits and hyphens',
+    })
+    .refine((m) => Object.keys(m).length <= CONFIGURATION_LIMITS.directives, 'Too many directives');
 
 export const NONCE_PATTERN = new RegExp(`^[0-9a-f]{${NONCE_BYTES * 2}}$`);
 
-export const configurationMetadataSchema = z.object({
-  /** 32 random bytes as 64 hex characters (spec section 9). */
-  nonce: z.string().regex(NONCE_PATTERN, 'nonce must be 64 hexadecimal characters').nullable().default(null),
-  includeNonce: z.boolean().default(false),
-  /**
-   * Send this policy under Content-Security-Policy-Report-Only (the usual roll-out step), as opposed to the
-   * spec's reportOnlyMode, which replaces the policy by a minimal discovery one.
-   */
-  reportOnlyPolicy: z.boolean().default(false),
-});
+export const configurationMetadataSchema = z.object(
+  {
+    /** 32 random bytes as 64 hex characters (spec section 9). */
+    nonce: z
+      .string()
+      .regex(NONCE_PATTERN, 'nonce must be 64 hexadecimal characters')
+      .nullable()
+      .default(null),
+    includeNonce: z.boolean().default(false),
+    /**
+     * Send this policy under Content-Security-Policy-Report-Only (the usual roll-out step), as opposed to the
+     * spec's reportOnlyMode, which replaces the policy by a minimal discovery one.
+     */
+    reportOnlyPolicy: z.boolean().default(false),
+  },
+  { error: 'metadata must be a JSON object' },
+);
 export type ConfigurationMetadata = z.infer<typeof configurationMetadataSchema>;
 
 /** The spec keeps metadata as a JSON string; the API takes that or the object, and answers the object. */
@@ -94,9 +111,9 @@ export const configurationBodySchema = z
       .nullable()
       .optional()
       .transform((v) => v || null),
-    cspRules: ruleMapSchema,
-    customRules: ruleMapSchema.optional().default({}),
-    ignoredSuggestions: ruleMapSchema.optional().default({}),
+    cspRules: ruleMap('cspRules'),
+    customRules: ruleMap('customRules').optional().default({}),
+    ignoredSuggestions: ruleMap('ignoredSuggestions').optional().default({}),
     includeUriReports: z.boolean().optional().default(false),
     includeReportUri: z.boolean().optional().default(true),
     reportOnlyMode: z.boolean().optional().default(false),

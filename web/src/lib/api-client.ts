@@ -94,3 +94,10 @@ export async function apiRequest<T>(
   await throwIfNotOk(res);
   return readJson<T>(res);
 }
+
+/** GET a file the API serves as text (an export), with the same error handling as the other calls. */
+export async function apiGetText(path: string): Promise<string> {
+  const res = await fetch(url(path), { method: 'GET', credentials: 'include' });
+  await throwIfNotOk(res);
+  return res.text();
+}

@@ -1,5 +1,5 @@
 // /domains/:id (spec "Domain detail"): the domain, its running analysis, quick and advanced starts, quick
-// stats, the latest analysis and the history, and the security reports panel. The rules generator comes later.
+// stats, the latest analysis and the history, the CSP rules generator and the security reports panel.
 import { useQueryClient } from '@tanstack/react-query';
 import { SearchX } from 'lucide-react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -16,6 +16,7 @@ import { QuickStatsCard } from '@/features/analyses/components/quick-stats-card'
 import { RunAnalysisCard } from '@/features/analyses/components/run-analysis-card';
 import { StartAnalysisButton } from '@/features/analyses/components/start-analysis-button';
 import { isInProgressStatus } from '@/features/analyses/utils/progress';
+import { RulesGeneratorPanel } from '@/features/configurations/components/rules-generator-panel';
 import { useDomain } from '@/features/domains/api/get-domain';
 import { domainsQueryKey } from '@/features/domains/api/get-domains';
 import { DeleteDomainButton } from '@/features/domains/components/delete-domain-button';
@@ -110,6 +111,7 @@ export function DomainDetailRoute() {
           <LatestAnalysisCard analysis={list[0]} />
         </div>
       </div>
+      <RulesGeneratorPanel domainId={d.id} analyses={list} />
       <ReportsPanel domainId={d.id} />
     </>
   );

@@ -29,3 +29,8 @@ export function UrlInput(props: Omit<ComponentProps<'input'>, 'type'>) {
     />
   );
 }
+
+/** A native select, styled like the other fields (keyboard, mobile pickers and screen readers for free). */
+export function Select({ className, ...props }: ComponentProps<'select'>) {
+  return <select className={cn(field, 'h-10 pr-8', className)} {...props} />;
+}

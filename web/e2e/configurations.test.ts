@@ -1,0 +1,316 @@
+// Browser tests of the CSP rules generator panel on the domain screen: save, load (nonce restored), edit and
+// delete a configuration; a custom rule added with Enter; suggestions from real reports accepted, ignored and
+// un-ignored; report-only and discovery; copy; and each server's download, which must be the file the export
+// API serves.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
+import type { HttpClient } from '@csp/functions/src/testing/http-client';
+import type { Domain } from '@csp/shared/schemas/domain';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser';
+import { buildWeb, clickText, fill, guardPage, type PageGuard, waitForToast } from './harness';
+import { seedCompleted } from './seed';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+let page: Page;
+let guard: PageGuard;
+let downloads: string;
+let user: { id: string };
+let client: HttpClient;
+
+beforeAll(async () => {
+  const webDist = buildWeb();
+  [server, browser] = await Promise.all([
+    startTestServer({ webDist, crawlHandler: () => async () => {} }),
+    launchBrowser(),
+  ]);
+  page = await browser.newPage();
+  guard = await guardPage(page);
+  downloads = mkdtempSync(join(tmpdir(), 'csp-config-downloads-'));
+  const cdp = await browser.target().createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+  await browser
+    .defaultBrowserContext()
+    .overridePermissions(server.url, ['clipboard-read', 'clipboard-write']);
+  const account = await registeredClient(server.url, { firstName: 'Grace' });
+  user = account.user;
+  client = account.client;
+  await browser.setCookie(
+    ...[...client.cookies].map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' })),
+  );
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (downloads) rmSync(downloads, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  guard.assertClean();
+});
+
+async function downloaded(filename: string): Promise<string> {
+  // Chromium will not save a hidden file: .htaccess arrives as htaccess.txt (the panel says to rename it).
+  const path = join(downloads, filename.startsWith('.') ? `${filename.slice(1)}.txt` : filename);
+  for (let i = 0; i < 100; i++) {
+    try {
+      const content = readFileSync(path, 'utf8');
+      if (content !== '' && !existsSync(`${path}.crdownload`)) {
+        rmSync(path);
+        return content;
+      }
+    } catch {
+      // not there yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${filename} was not downloaded (found: ${readdirSync(downloads).join(', ')})`);
+}
+
+/** Reports as Firefox sends them, through the real endpoint; resolves once the owner API counts them. */
+async function sendReports(domain: Domain, reports: Array<[string, string, string]>) {
+  for (const [directive, blocked, sample] of reports) {
+    const res = await fetch(`${server.url}/api/uri-report?domain=${domain.uuid}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/csp-report', 'user-agent': 'Mozilla/5.0 Firefox/133.0' },
+      body: JSON.stringify({
+        'csp-report': {
+          'document-uri': `${domain.url}pricing`,
+          'violated-directive': directive,
+          'blocked-uri': blocked,
+          'script-sample': sample,
+        },
+      }),
+    });
+    expect(res.status).toBe(204);
+  }
+  for (let i = 0; i < 200; i++) {
+    const body = await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json();
+    if (body.total >= reports.length) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('reports were not counted');
+}
+
+const headerText = () =>
+  page.$eval('[data-testid="config-policy-header"]', (el) =>
+    (el as HTMLElement).innerText.replace(/;\n/g, '; '),
+  );
+const waitForHeader = (needle: string, present = true) =>
+  page.waitForFunction(
+    (n: string, p: boolean) =>
+      (document.querySelector('[data-testid="config-policy-header"]')?.textContent?.includes(n) ?? false) ===
+      p,
+    {},
+    needle,
+    present,
+  );
+const suggestion = (blocked: string) => `[data-testid="config-suggestion"][data-blocked="${blocked}"]`;
+
+async function listConfigurations(domainId: string) {
+  return (await (await client.get(`/api/domains/${domainId}/csp-configurations`)).json())
+    .configurations as Array<{
+    id: string;
+    name: string;
+    customRules: Record<string, string[]>;
+    ignoredSuggestions: Record<string, string[]>;
+    metadata: { nonce: string | null; includeNonce: boolean };
+    serverType: string;
+  }>;
+}
+
+describe('CSP rules generator panel', () => {
+  it('saves, loads with its nonce, edits and deletes a configuration; custom rules and report suggestions', async () => {
+    const res = await client.post('/api/domains', { name: 'Shop', url: 'https://www.example.com/' });
+    const domain = (await res.json()) as Domain;
+    const t = { userId: user.id, domainId: domain.id, url: domain.url };
+    await seedCompleted(server.deps.db, t);
+    await sendReports(domain, [
+      ['script-src-elem', 'https://widgets.thirdparty.example/w.js', ''],
+      ['img-src', 'https://www.example.com/img/new.png', ''],
+      ['script-src-elem', 'inline', '<img src=x onerror=alert(1)>'],
+    ]);
+
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="rules-generator"] [data-testid="composed-policy"]');
+    // The latest completed analysis is the starting point; Save waits for a name.
+    expect(
+      await page.$eval('[data-testid="configuration-save"]', (b) => (b as HTMLButtonElement).disabled),
+    ).toBe(true);
+    expect(await page.$eval('[data-testid="config-header-name"]', (el) => el.textContent)).toBe(
+      'Content-Security-Policy',
+    );
+    expect(await headerText()).toContain(`report-uri ${server.url}/api/uri-report?domain=${domain.uuid}`);
+
+    // A custom rule, added with Enter: trimmed, keywords quoted, duplicates ignored.
+    await page.select('[data-testid="custom-rule-directive"]', 'font-src');
+    await page.type('[data-testid="custom-rule-source"]', '  https://fonts.example.net  ');
+    await page.keyboard.press('Enter');
+    await waitForHeader('https://fonts.example.net');
+    await page.type('[data-testid="custom-rule-source"]', 'https://fonts.example.net');
+    await page.keyboard.press('Enter');
+    expect(
+      await page.$$eval(
+        '[data-testid="custom-rule"][data-directive="font-src"] code, [data-testid="custom-rule"][data-directive="font-src"] span.break-all',
+        (els) => els.map((e) => e.textContent),
+      ),
+    ).toEqual(['https://fonts.example.net']);
+    await page.type('[data-testid="custom-rule-source"]', 'bad;source');
+    await page.click('[data-testid="custom-rule-add"]');
+    await page.waitForSelector('#custom-rule-error');
+
+    // Suggestions from the reports: accept the new third party, ignore then un-ignore then ignore the image;
+    // the suspicious inline code cannot be accepted in one click.
+    await page.click('[data-testid="include-uri-reports"]');
+    await page.waitForSelector(suggestion('https://widgets.thirdparty.example'));
+    await page.click(`${suggestion('https://widgets.thirdparty.example')} [data-action="accept"]`);
+    await page.waitForSelector(`${suggestion('https://widgets.thirdparty.example')}[data-status="accepted"]`);
+    await waitForHeader('https://widgets.thirdparty.example');
+    expect(await headerText()).toMatch(/script-src [^;]*https:\/\/widgets\.thirdparty\.example/);
+    await page.click(`${suggestion('https://www.example.com')} [data-action="ignore"]`);
+    await page.waitForSelector(`${suggestion('https://www.example.com')}[data-status="ignored"]`);
+    await page.click(`${suggestion('https://www.example.com')} [data-action="unignore"]`);
+    await page.waitForSelector(`${suggestion('https://www.example.com')}[data-status="open"]`);
+    await page.click(`${suggestion('https://www.example.com')} [data-action="ignore"]`);
+    expect(
+      await page.$eval(
+        `${suggestion('inline')} [data-action="accept"]`,
+        (b) => (b as HTMLButtonElement).disabled,
+      ),
+    ).toBe(true);
+
+    // The nonce: 64 hex characters in script-src and style-src.
+    await page.click('[data-testid="include-nonce"]');
+    const nonce = await page.$eval('[data-testid="nonce-value"]', (el) => el.textContent ?? '');
+    expect(nonce).toMatch(/^[0-9a-f]{64}$/);
+    await waitForHeader(`'nonce-${nonce}'`);
+    expect(await headerText()).toMatch(new RegExp(`style-src [^;]*'nonce-${nonce}'`));
+
+    // Save: POST, then the configuration is selected.
+    await page.type('[data-testid="configuration-name"]', 'Production policy');
+    await page.click('[data-testid="configuration-save"]');
+    await waitForToast(page, 'Configuration saved successfully');
+    let saved = await listConfigurations(domain.id);
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({
+      name: 'Production policy',
+      customRules: {
+        'font-src': ['https://fonts.example.net'],
+        'script-src': ['https://widgets.thirdparty.example'],
+      },
+      ignoredSuggestions: { 'img-src': ['https://www.example.com'] },
+      metadata: { nonce, includeNonce: true },
+    });
+    expect(
+      await page.$eval('[data-testid="configuration-select"]', (s) => (s as HTMLSelectElement).value),
+    ).toBe(saved[0]!.id);
+
+    // New clears every field and makes a fresh nonce.
+    await page.click('[data-testid="configuration-new"]');
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="configuration-name"]') as HTMLInputElement).value === '',
+    );
+    await page.click('[data-testid="include-nonce"]');
+    const fresh = await page.$eval('[data-testid="nonce-value"]', (el) => el.textContent ?? '');
+    expect(fresh).toMatch(/^[0-9a-f]{64}$/);
+    expect(fresh).not.toBe(nonce);
+    expect(await page.$$('[data-testid="custom-rule"]')).toHaveLength(0);
+
+    // Loading restores the fields and the nonce.
+    await page.select('[data-testid="configuration-select"]', saved[0]!.id);
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('[data-testid="configuration-name"]') as HTMLInputElement).value ===
+        'Production policy',
+    );
+    expect(await page.$eval('[data-testid="nonce-value"]', (el) => el.textContent)).toBe(nonce);
+    await waitForHeader(`'nonce-${nonce}'`);
+
+    // Edit: PUT, same configuration.
+    await fill(page, '[data-testid="configuration-name"]', 'Production policy v2');
+    await page.waitForSelector('[data-testid="unsaved-changes"]');
+    await page.click('[data-testid="configuration-save"]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="unsaved-changes"]'));
+    saved = await listConfigurations(domain.id);
+    expect(saved.map((c) => c.name)).toEqual(['Production policy v2']);
+
+    // Copy.
+    await page.click('[data-testid="config-copy"]');
+    await waitForToast(page, 'Copied to Clipboard');
+
+    // Delete, after confirming.
+    await page.click('[data-testid="configuration-delete"]');
+    await clickText(page, 'dialog//button', 'Delete');
+    await waitForToast(page, 'Configuration deleted successfully');
+    expect(await listConfigurations(domain.id)).toEqual([]);
+    expect(
+      await page.$eval('[data-testid="configuration-name"]', (el) => (el as HTMLInputElement).value),
+    ).toBe('');
+  });
+
+  it('switches report-only and discovery, and downloads for each server the file the export API serves', async () => {
+    const res = await client.post('/api/domains', { name: 'Blog', url: 'https://blog.example.com/' });
+    const domain = (await res.json()) as Domain;
+    await seedCompleted(server.deps.db, { userId: user.id, domainId: domain.id, url: domain.url });
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="rules-generator"] [data-testid="composed-policy"]');
+
+    await clickText(page, 'label', 'This policy, report-only');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="config-header-name"]')?.textContent ===
+        'Content-Security-Policy-Report-Only',
+    );
+    expect(await page.$eval('[data-testid="rollout-hint"]', (el) => el.textContent)).toContain(
+      'report what this policy would block',
+    );
+    expect(await headerText()).toContain('script-src');
+    await clickText(page, 'label', 'Discovery');
+    await page.waitForFunction(
+      (endpoint: string) =>
+        document.querySelector('[data-testid="config-policy-header"]')?.textContent ===
+        `default-src 'self';report-uri ${endpoint};report-to csp-endpoint`,
+      {},
+      `${server.url}/api/uri-report?domain=${domain.uuid}`,
+    );
+    await clickText(page, 'label', 'Enforce');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="config-header-name"]')?.textContent ===
+        'Content-Security-Policy',
+    );
+
+    await page.type('[data-testid="configuration-name"]', 'Servers');
+    await page.click('[data-testid="configuration-save"]');
+    await waitForToast(page, 'Configuration saved successfully');
+    for (const [label, format, filename] of [
+      ['Nginx', 'nginx', 'nginx.conf'],
+      ['IIS', 'iis', 'web.config'],
+      ['Apache', 'apache', '.htaccess'],
+    ] as const) {
+      await clickText(page, 'label', label);
+      await page.waitForSelector('[data-testid="unsaved-changes"]');
+      await page.click('[data-testid="configuration-save"]');
+      await page.waitForFunction(() => !document.querySelector('[data-testid="unsaved-changes"]'));
+      const [config] = await listConfigurations(domain.id);
+      expect(config!.serverType).toBe(format);
+      await page.click('[data-testid="config-download-server"]');
+      const file = await downloaded(filename);
+      const served = await (
+        await client.get(`/api/csp-configurations/${config!.id}/export?format=${format}`)
+      ).text();
+      expect(file).toBe(served);
+    }
+    await page.click('[data-testid="config-download-policy"]');
+    const policy = await downloaded('csp-policy.txt');
+    const [config] = await listConfigurations(domain.id);
+    expect(policy).toBe(
+      await (await client.get(`/api/csp-configurations/${config!.id}/export?format=header`)).text(),
+    );
+  });
+});

@@ -1,0 +1,179 @@
+// The policy the configuration sends, as it is edited: the header it goes under, its value, the verdict
+// (badge and grade from its audit), the issues with their fix, copy and download, the directive cards and
+// the server file. Downloads of a saved, unchanged configuration come from the export API (the file a
+// deploy pipeline fetches); otherwise from the same shared functions in the browser.
+
+import { type ComposedPolicy, exportOptionsOf } from '@csp/shared/configurations/compose';
+import type { PolicyAudit } from '@csp/shared/csp/audit';
+import { isIssue } from '@csp/shared/csp/grade';
+import { exportPolicy, renderPolicy } from '@csp/shared/csp/serialize';
+import type { ServerType } from '@csp/shared/schemas/configuration';
+import { Copy, Download } from 'lucide-react';
+import { useMemo } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { DirectiveList } from '@/features/analyses/components/policy/directive-list';
+import { PolicyVerdict } from '@/features/analyses/components/policy/policy-verdict';
+import { SeverityBadge } from '@/features/analyses/components/severity-badge';
+import { toast } from '@/hooks/use-toast';
+import { copyText } from '@/lib/clipboard';
+import { downloadText } from '@/lib/download';
+import { formatCount } from '@/lib/format';
+import { type ConfigurationExportFormat, fetchConfigurationExport } from '../api/export-configuration';
+
+const SERVER_LABELS: Record<ServerType, string> = { apache: 'Apache', nginx: 'Nginx', iis: 'IIS' };
+
+export function ComposedPolicyView({
+  composed,
+  audit,
+  serverType,
+  savedId,
+}: {
+  composed: ComposedPolicy;
+  audit: PolicyAudit;
+  serverType: ServerType;
+  /** The saved configuration these downloads may come from (null: new or changed since saved). */
+  savedId: string | null;
+}) {
+  const rendered = useMemo(() => renderPolicy(composed.rules), [composed.rules]);
+  const options = useMemo(() => exportOptionsOf(composed), [composed]);
+  const server = useMemo(
+    () => exportPolicy(serverType, composed.rules, options),
+    [serverType, composed, options],
+  );
+  const lines = rendered.value ? rendered.value.split('; ') : [];
+  const issues = audit.findings.filter(isIssue);
+
+  async function onCopy() {
+    try {
+      await copyText(rendered.value);
+      toast({ title: 'Copied to Clipboard', description: 'CSP policy has been copied to your clipboard.' });
+    } catch {
+      toast({
+        variant: 'destructive',
+        title: 'Copy Failed',
+        description: 'Failed to copy CSP policy to clipboard.',
+      });
+    }
+  }
+
+  async function download(format: ConfigurationExportFormat) {
+    const local = exportPolicy(format === 'header' ? 'plain' : format, composed.rules, options);
+    try {
+      const content = savedId ? await fetchConfigurationExport(savedId, format) : local.content;
+      downloadText(local.filename, content);
+    } catch (error) {
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: error instanceof Error ? error.message : 'The download failed.',
+      });
+    }
+  }
+
+  return (
+    <div className="flex min-w-0 flex-col gap-4" data-testid="composed-policy">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <PolicyVerdict audit={audit} />
+        <span className="text-sm text-muted-foreground">
+          {formatCount(lines.length)} directives · {formatCount(rendered.value.length)} characters
+        </span>
+        <div className="ml-auto flex gap-2">
+          <Button variant="outline" size="sm" onClick={onCopy} data-testid="config-copy">
+            <Copy aria-hidden="true" />
+            Copy
+          </Button>
+          <Button size="sm" onClick={() => void download('header')} data-testid="config-download-policy">
+            <Download aria-hidden="true" />
+            Download
+          </Button>
+        </div>
+      </div>
+      <figure
+        className="overflow-hidden rounded-lg border border-slate-800 bg-slate-950"
+        aria-label="Policy header"
+      >
+        <figcaption
+          className="border-b border-white/10 px-3 py-2 font-mono text-xs text-slate-400"
+          data-testid="config-header-name"
+        >
+          {composed.headerName}
+        </figcaption>
+        <pre
+          className="max-h-80 overflow-auto px-3 py-3 font-mono text-[13px] leading-6 whitespace-pre-wrap text-slate-200 [overflow-wrap:anywhere]"
+          data-testid="config-policy-header"
+        >
+          <code>
+            {lines.map((line, index) => {
+              const space = line.indexOf(' ');
+              const name = space === -1 ? line : line.slice(0, space);
+              return (
+                <span key={name} className="block pl-4 -indent-4">
+                  <span className="text-indigo-300">{name}</span>
+                  <span className="text-emerald-300">{space === -1 ? '' : line.slice(space)}</span>
+                  {index < lines.length - 1 ? <span className="text-slate-500">;</span> : null}
+                </span>
+              );
+            })}
+          </code>
+        </pre>
+      </figure>
+      {issues.length > 0 ? (
+        <ul className="flex flex-col gap-2" aria-label="Security issues" data-testid="config-issues">
+          {issues.map((f) => (
+            <li
+              key={`${f.code}:${f.directive}:${f.value ?? ''}`}
+              className="flex flex-col gap-1 rounded-lg bg-amber-50/60 p-3 ring-1 ring-amber-100"
+            >
+              <div className="flex flex-wrap items-center gap-2">
+                <SeverityBadge severity={f.severity} />
+                <span className="font-mono text-xs">{f.directive}</span>
+                {f.value ? <code className="font-mono text-xs break-all">{f.value}</code> : null}
+              </div>
+              <p className="text-xs text-muted-foreground">{f.description}</p>
+              {f.fix ? <p className="text-xs text-foreground">Fix: {f.fix}</p> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <DirectiveList rules={composed.rules} audit={audit} />
+      <section aria-labelledby="config-server-heading" className="flex flex-col gap-2">
+        <div className="flex items-center justify-between gap-3">
+          <h4 id="config-server-heading" className="text-sm font-semibold text-foreground">
+            {SERVER_LABELS[serverType]} configuration
+          </h4>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => void download(serverType)}
+            data-testid="config-download-server"
+          >
+            <Download aria-hidden="true" />
+            {server.filename}
+          </Button>
+        </div>
+        {server.filename.startsWith('.') ? (
+          <p className="text-xs text-muted-foreground">
+            Browsers do not save hidden files: the download arrives as {server.filename.slice(1)}.txt. Rename
+            it to {server.filename} on the server.
+          </p>
+        ) : null}
+        <pre
+          className="max-h-56 overflow-auto rounded-lg border border-slate-800 bg-slate-950 px-3 py-3 font-mono text-xs leading-5 text-slate-200"
+          data-testid="config-server-file"
+        >
+          <code>{server.content}</code>
+        </pre>
+        {server.warnings.length > 0 ? (
+          <Alert tone="warning" title={`Before you deploy the ${SERVER_LABELS[serverType]} configuration`}>
+            <ul className="flex list-disc flex-col gap-1 pl-4" data-testid="config-export-warnings">
+              {server.warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
+          </Alert>
+        ) : null}
+      </section>
+    </div>
+  );
+}

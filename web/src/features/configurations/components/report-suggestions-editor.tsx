@@ -1,0 +1,179 @@
+// Suggestions from violation reports (spec section 4), shown when "Use violation reports" is on: each blocked
+// source per directive is open, accepted (added to the custom rules, out of the ignored list) or ignored
+// (and can be un-ignored). Suspicious inline code is never accepted in one click.
+import {
+  acceptSuggestion,
+  ignoreSuggestion,
+  type SuggestionState,
+  suggestionStatus,
+  unignoreSuggestion,
+} from '@csp/shared/configurations/editor';
+import type { CspRules } from '@csp/shared/schemas/analysis';
+import type { ReportSuggestion } from '@csp/shared/schemas/report';
+import { useQuery } from '@tanstack/react-query';
+import { Check, EyeOff, RotateCcw } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { Switch } from '@/components/ui/switch';
+import { getReportSuggestions } from '@/features/reports/api/get-report-suggestions';
+import { REPORTS_REFRESH_MS, reportsQueryKey } from '@/features/reports/api/get-reports';
+import { SUGGESTION_CLASS_LABELS } from '@/features/reports/utils/classes';
+import { formatCount } from '@/lib/format';
+
+const DAYS = 7;
+
+export function ReportSuggestionsEditor({
+  domainId,
+  enabled,
+  onEnabledChange,
+  state,
+  composed,
+  onChange,
+}: {
+  domainId: string;
+  enabled: boolean;
+  onEnabledChange: (enabled: boolean) => void;
+  state: SuggestionState;
+  /** The policy as composed now: accepted suggestions go into the directive a browser consults. */
+  composed: CspRules;
+  onChange: (state: SuggestionState) => void;
+}) {
+  const suggestions = useQuery({
+    queryKey: [...reportsQueryKey(domainId), 'suggestions', DAYS],
+    queryFn: () => getReportSuggestions(domainId, DAYS),
+    refetchInterval: REPORTS_REFRESH_MS,
+    enabled,
+  });
+  const list = suggestions.data?.suggestions ?? [];
+
+  return (
+    <section
+      aria-labelledby="suggestions-heading"
+      className="flex flex-col gap-3"
+      data-testid="config-suggestions"
+    >
+      <div className="flex items-start justify-between gap-3">
+        <div className="flex flex-col gap-1">
+          <h4 id="suggestions-heading" className="text-sm font-semibold text-foreground">
+            Suggestions from reports
+          </h4>
+          <p className="text-xs text-muted-foreground">
+            What browsers reported as blocked in the last 7 days, compared with the latest crawl.
+          </p>
+        </div>
+        <div className="flex shrink-0 items-center gap-2 text-sm">
+          <Switch
+            id="include-uri-reports"
+            checked={enabled}
+            onCheckedChange={onEnabledChange}
+            aria-label="Use violation reports"
+            data-testid="include-uri-reports"
+          />
+          <span className="hidden sm:inline" aria-hidden="true">
+            Use reports
+          </span>
+        </div>
+      </div>
+      {!enabled ? null : suggestions.isLoading ? (
+        <p className="flex items-center gap-2 text-sm text-muted-foreground">
+          <Spinner className="size-4" /> Loading suggestions...
+        </p>
+      ) : suggestions.error ? (
+        <p className="text-sm text-destructive">Failed to fetch URI reports</p>
+      ) : list.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No suggestions: nothing was reported as blocked.</p>
+      ) : (
+        <ul className="flex flex-col gap-2">
+          {list.map((s) => (
+            <SuggestionRow
+              key={`${s.directive} ${s.source} ${s.blocked} ${s.reason}`}
+              suggestion={s}
+              status={suggestionStatus(state, composed, s)}
+              onAccept={() => onChange(acceptSuggestion(state, composed, s))}
+              onIgnore={() => onChange(ignoreSuggestion(state, s))}
+              onUnignore={() => onChange(unignoreSuggestion(state, s))}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function SuggestionRow({
+  suggestion: s,
+  status,
+  onAccept,
+  onIgnore,
+  onUnignore,
+}: {
+  suggestion: ReportSuggestion;
+  status: 'open' | 'accepted' | 'ignored';
+  onAccept: () => void;
+  onIgnore: () => void;
+  onUnignore: () => void;
+}) {
+  const cls = SUGGESTION_CLASS_LABELS[s.class];
+  return (
+    <li
+      className="flex flex-col gap-2 rounded-lg border border-border p-3"
+      data-testid="config-suggestion"
+      data-class={s.class}
+      data-status={status}
+      data-blocked={s.blocked}
+    >
+      <div className="flex min-w-0 flex-wrap items-center gap-2">
+        <Badge variant={cls.badge}>{cls.label}</Badge>
+        <span className="font-mono text-xs text-muted-foreground">{s.directive}</span>
+        <code className="min-w-0 font-mono text-xs break-all text-foreground">
+          {s.acceptable ? s.source : s.blocked}
+        </code>
+        <span className="ml-auto text-xs text-muted-foreground tabular-nums">
+          {formatCount(s.count)} {s.count === 1 ? 'report' : 'reports'}
+        </span>
+      </div>
+      <p className="text-xs text-muted-foreground">{s.reason}</p>
+      <div className="flex flex-wrap items-center gap-2">
+        {status === 'accepted' ? (
+          <Badge variant="success">
+            <Check className="size-3" aria-hidden="true" /> Accepted
+          </Badge>
+        ) : status === 'ignored' ? (
+          <>
+            <Badge variant="secondary">Ignored</Badge>
+            <Button variant="ghost" size="sm" onClick={onUnignore} data-action="unignore">
+              <RotateCcw aria-hidden="true" />
+              Un-ignore
+            </Button>
+          </>
+        ) : (
+          <>
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={onAccept}
+              disabled={!s.acceptable}
+              data-action="accept"
+              title={
+                s.acceptable
+                  ? undefined
+                  : 'Review it first: suspicious inline code is never allowed in one click'
+              }
+            >
+              <Check aria-hidden="true" />
+              Accept
+            </Button>
+            <Button variant="ghost" size="sm" onClick={onIgnore} data-action="ignore">
+              <EyeOff aria-hidden="true" />
+              Ignore
+            </Button>
+            {!s.acceptable ? (
+              <span className="text-xs text-muted-foreground">Review the page before allowing anything.</span>
+            ) : null}
+          </>
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,53 @@
+import type { Configuration } from '@csp/shared/schemas/configuration';
+import { describe, expect, it } from 'vitest';
+import { blankState, bodyOf, isDirty, stateOf } from './editor-state';
+
+const NONCE = 'c'.repeat(64);
+const saved = (metadata: Configuration['metadata']): Configuration => ({
+  id: 'c1',
+  domainId: 'd1',
+  userId: 'u1',
+  name: 'Main',
+  description: '',
+  baseAnalysisId: 'a1',
+  cspRules: { 'script-src': ["'self'"] },
+  customRules: {},
+  ignoredSuggestions: {},
+  includeUriReports: false,
+  includeReportUri: true,
+  reportOnlyMode: false,
+  serverType: 'nginx',
+  isActive: true,
+  metadata,
+  audit: { grade: 'A', score: 97, issues: 0, findings: [] },
+  createdAt: '',
+  updatedAt: '',
+});
+
+describe('editor state (spec section 4)', () => {
+  it('New clears every field and makes a fresh 64-hex nonce each time', () => {
+    const a = blankState();
+    const b = blankState();
+    expect(a.nonce).toMatch(/^[0-9a-f]{64}$/);
+    expect(a.nonce).not.toBe(b.nonce);
+    expect({ ...a, nonce: '' }).toEqual({ ...b, nonce: '' });
+    expect(a).toMatchObject({ selectedId: null, name: '', includeReportUri: true, serverType: 'apache' });
+  });
+
+  it('loading restores the nonce only when it was enabled', () => {
+    expect(stateOf(saved({ nonce: NONCE, includeNonce: true, reportOnlyPolicy: false })).nonce).toBe(NONCE);
+    const off = stateOf(saved({ nonce: null, includeNonce: false, reportOnlyPolicy: false }), 'd'.repeat(64));
+    expect(off.nonce).toBe('d'.repeat(64));
+  });
+
+  it('round-trips and knows when there are unsaved changes', () => {
+    const c = saved({ nonce: NONCE, includeNonce: true, reportOnlyPolicy: true });
+    const s = stateOf(c);
+    expect(bodyOf(s).metadata).toEqual(c.metadata);
+    expect(isDirty(s, c)).toBe(false);
+    expect(isDirty({ ...s, name: 'Other' }, c)).toBe(true);
+    expect(isDirty(blankState(), undefined)).toBe(false);
+    // A nonce not enabled is not saved.
+    expect(bodyOf({ ...s, includeNonce: false }).metadata.nonce).toBeNull();
+  });
+});

@@ -1,0 +1,93 @@
+// The configuration editor's state and how it maps to and from a saved configuration (spec section 4):
+// New clears every field and makes a fresh nonce; loading restores the fields, and the nonce only if it was
+// enabled. Pure, so it is tested without a browser.
+import { createNonce } from '@csp/shared/csp/nonce';
+import type { CspRules } from '@csp/shared/schemas/analysis';
+import type { Configuration, ConfigurationBody, ServerType } from '@csp/shared/schemas/configuration';
+
+export interface EditorState {
+  /** The loaded configuration (saved with PUT), or null for a new one (saved with POST). */
+  selectedId: string | null;
+  name: string;
+  description: string;
+  baseAnalysisId: string;
+  /** The base analysis' rules, copied when it is chosen. */
+  cspRules: CspRules;
+  customRules: CspRules;
+  ignoredSuggestions: CspRules;
+  includeUriReports: boolean;
+  includeReportUri: boolean;
+  reportOnlyMode: boolean;
+  reportOnlyPolicy: boolean;
+  serverType: ServerType;
+  isActive: boolean;
+  nonce: string;
+  includeNonce: boolean;
+}
+
+export function blankState(nonce = createNonce()): EditorState {
+  return {
+    selectedId: null,
+    name: '',
+    description: '',
+    baseAnalysisId: '',
+    cspRules: {},
+    customRules: {},
+    ignoredSuggestions: {},
+    includeUriReports: false,
+    includeReportUri: true,
+    reportOnlyMode: false,
+    reportOnlyPolicy: false,
+    serverType: 'apache',
+    isActive: true,
+    nonce,
+    includeNonce: false,
+  };
+}
+
+export function stateOf(c: Configuration, freshNonce = createNonce()): EditorState {
+  return {
+    selectedId: c.id,
+    name: c.name,
+    description: c.description,
+    baseAnalysisId: c.baseAnalysisId ?? '',
+    cspRules: c.cspRules,
+    customRules: c.customRules,
+    ignoredSuggestions: c.ignoredSuggestions,
+    includeUriReports: c.includeUriReports,
+    includeReportUri: c.includeReportUri,
+    reportOnlyMode: c.reportOnlyMode,
+    reportOnlyPolicy: c.metadata.reportOnlyPolicy,
+    serverType: c.serverType,
+    isActive: c.isActive,
+    nonce: c.metadata.includeNonce && c.metadata.nonce ? c.metadata.nonce : freshNonce,
+    includeNonce: c.metadata.includeNonce,
+  };
+}
+
+export function bodyOf(s: EditorState): ConfigurationBody {
+  return {
+    name: s.name.trim(),
+    description: s.description.trim(),
+    baseAnalysisId: s.baseAnalysisId || null,
+    cspRules: s.cspRules,
+    customRules: s.customRules,
+    ignoredSuggestions: s.ignoredSuggestions,
+    includeUriReports: s.includeUriReports,
+    includeReportUri: s.includeReportUri,
+    reportOnlyMode: s.reportOnlyMode,
+    serverType: s.serverType,
+    isActive: s.isActive,
+    metadata: {
+      nonce: s.includeNonce ? s.nonce : null,
+      includeNonce: s.includeNonce,
+      reportOnlyPolicy: s.reportOnlyPolicy,
+    },
+  };
+}
+
+/** Unsaved changes: the body differs from what was loaded (or, for a new one, from a blank editor). */
+export function isDirty(s: EditorState, loaded: Configuration | undefined): boolean {
+  const reference = loaded ? stateOf(loaded, s.nonce) : blankState(s.nonce);
+  return JSON.stringify(bodyOf(s)) !== JSON.stringify(bodyOf(reference));
+}
