@@ -313,4 +313,25 @@ describe('CSP rules generator panel', () => {
       await (await client.get(`/api/csp-configurations/${config!.id}/export?format=header`)).text(),
     );
   });
+
+  it('shows the grade of each analysis over time, from the audits the API serves', async () => {
+    const res = await client.post('/api/domains', { name: 'Docs', url: 'https://docs.example.com/' });
+    const domain = (await res.json()) as Domain;
+    const t = { userId: user.id, domainId: domain.id, url: domain.url };
+    const before = await seedCompleted(server.deps.db, t, {
+      cspRules: { 'default-src': ["'self'"], 'script-src': ["'self'", "'unsafe-inline'", 'https:'] },
+      verification: { pagesChecked: 4, violations: 3, samples: [] },
+    });
+    const after = await seedCompleted(server.deps.db, t);
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="history-point"]').length === 2);
+    const grades = await page.$$eval('[data-testid="history-point"]', (els) =>
+      els.map((el) => (el as SVGElement).dataset.grade),
+    );
+    const audit = async (id: string) =>
+      (await (await client.get(`/api/csp/analyze/${id}`)).json()).analysis.audit;
+    expect(grades).toEqual([(await audit(before)).grade, (await audit(after)).grade]);
+    expect(grades[0]).not.toBe(grades[1]);
+    expect(await page.$$('[data-testid="history-violations"]')).toHaveLength(1);
+  });
 });

@@ -14,8 +14,10 @@ import { AnalysisHistoryCard } from '@/features/analyses/components/analysis-his
 import { LatestAnalysisCard } from '@/features/analyses/components/latest-analysis-card';
 import { QuickStatsCard } from '@/features/analyses/components/quick-stats-card';
 import { RunAnalysisCard } from '@/features/analyses/components/run-analysis-card';
+import { SecurityHistoryCard } from '@/features/analyses/components/security-history-card';
 import { StartAnalysisButton } from '@/features/analyses/components/start-analysis-button';
 import { isInProgressStatus } from '@/features/analyses/utils/progress';
+import { securityHistory } from '@/features/analyses/utils/security-score';
 import { RulesGeneratorPanel } from '@/features/configurations/components/rules-generator-panel';
 import { useDomain } from '@/features/domains/api/get-domain';
 import { domainsQueryKey } from '@/features/domains/api/get-domains';
@@ -109,6 +111,7 @@ export function DomainDetailRoute() {
           ) : null}
           <QuickStatsCard analyses={list} status={<DomainStatusBadge isActive={d.isActive} />} />
           <LatestAnalysisCard analysis={list[0]} />
+          <SecurityHistoryCard points={securityHistory(list)} />
         </div>
       </div>
       <RulesGeneratorPanel domainId={d.id} analyses={list} />
