@@ -2,9 +2,7 @@
 // starts, delete), the analysis screen in every state, and the standalone generator. Analyses in a given
 // state are written straight into the store; the queue's crawl handler does nothing, so a started analysis
 // stays pending.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { getAnalysis } from '@csp/functions/src/store/analyses';
 import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
 import type { HttpClient } from '@csp/functions/src/testing/http-client';
@@ -15,12 +13,15 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser';
 import {
+  allowDownloads,
   buildWeb,
   clickText,
   fill,
   guardPage,
   type PageGuard,
+  shareSession,
   visibleText,
+  waitForDownload,
   waitForPath,
   waitForToast,
 } from './harness';
@@ -43,9 +44,7 @@ beforeAll(async () => {
   ]);
   page = await browser.newPage();
   guard = await guardPage(page);
-  downloads = mkdtempSync(join(tmpdir(), 'csp-downloads-'));
-  const cdp = await browser.target().createCDPSession();
-  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+  downloads = await allowDownloads(browser);
   await browser
     .defaultBrowserContext()
     .overridePermissions(server.url, ['clipboard-read', 'clipboard-write']);
@@ -54,9 +53,7 @@ beforeAll(async () => {
   const account = await registeredClient(server.url, { firstName: 'Grace' });
   user = account.user;
   client = account.client;
-  await browser.setCookie(
-    ...[...client.cookies].map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' })),
-  );
+  await shareSession(browser, client.cookies);
 });
 
 afterAll(async () => {
@@ -75,21 +72,7 @@ async function createDomain(name: string, url: string): Promise<Domain> {
   return (await res.json()) as Domain;
 }
 
-/** Waits for a finished download of this name and returns its text. */
-async function downloaded(filename: string): Promise<string> {
-  const path = join(downloads, filename);
-  // Chromium may create the file before it writes it (or write to a .crdownload first): wait for content.
-  for (let i = 0; i < 100; i++) {
-    try {
-      const content = readFileSync(path, 'utf8');
-      if (content !== '' && !existsSync(`${path}.crdownload`)) return content;
-    } catch {
-      // not there yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${filename} was not downloaded`);
-}
+const downloaded = (filename: string) => waitForDownload(downloads, filename);
 
 const text = () => visibleText(page);
 

@@ -2,16 +2,24 @@
 // delete a configuration; a custom rule added with Enter; suggestions from real reports accepted, ignored and
 // un-ignored; report-only and discovery; copy; and each server's download, which must be the file the export
 // API serves.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
 import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import type { Domain } from '@csp/shared/schemas/domain';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser';
-import { buildWeb, clickText, fill, guardPage, type PageGuard, waitForToast } from './harness';
+import {
+  allowDownloads,
+  buildWeb,
+  clickText,
+  fill,
+  guardPage,
+  type PageGuard,
+  shareSession,
+  waitForDownload,
+  waitForToast,
+} from './harness';
 import { seedCompleted } from './seed';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -30,18 +38,14 @@ beforeAll(async () => {
   ]);
   page = await browser.newPage();
   guard = await guardPage(page);
-  downloads = mkdtempSync(join(tmpdir(), 'csp-config-downloads-'));
-  const cdp = await browser.target().createCDPSession();
-  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+  downloads = await allowDownloads(browser);
   await browser
     .defaultBrowserContext()
     .overridePermissions(server.url, ['clipboard-read', 'clipboard-write']);
   const account = await registeredClient(server.url, { firstName: 'Grace' });
   user = account.user;
   client = account.client;
-  await browser.setCookie(
-    ...[...client.cookies].map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' })),
-  );
+  await shareSession(browser, client.cookies);
 });
 
 afterAll(async () => {
@@ -54,23 +58,7 @@ afterEach(() => {
   guard.assertClean();
 });
 
-async function downloaded(filename: string): Promise<string> {
-  // Chromium will not save a hidden file: .htaccess arrives as htaccess.txt (the panel says to rename it).
-  const path = join(downloads, filename.startsWith('.') ? `${filename.slice(1)}.txt` : filename);
-  for (let i = 0; i < 100; i++) {
-    try {
-      const content = readFileSync(path, 'utf8');
-      if (content !== '' && !existsSync(`${path}.crdownload`)) {
-        rmSync(path);
-        return content;
-      }
-    } catch {
-      // not there yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${filename} was not downloaded (found: ${readdirSync(downloads).join(', ')})`);
-}
+const downloaded = (filename: string) => waitForDownload(downloads, filename);
 
 /** Reports as Firefox sends them, through the real endpoint; resolves once the owner API counts them. */
 async function sendReports(domain: Domain, reports: Array<[string, string, string]>) {

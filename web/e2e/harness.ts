@@ -3,10 +3,20 @@
 // console error or uncaught exception.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { ConsoleMessage, Page } from 'puppeteer-core';
+import type { Browser, ConsoleMessage, Page } from 'puppeteer-core';
 import type {} from 'vitest';
 
 declare module 'vitest' {
@@ -186,4 +196,41 @@ export async function fill(page: Page, selector: string, value: string): Promise
 export async function clickText(page: Page, tag: string, text: string): Promise<void> {
   const el = await page.waitForSelector(`xpath/.//${tag}[normalize-space()="${text}"]`);
   await el!.click();
+}
+
+/** Lets the browser save downloads into a fresh temporary folder, and returns it. */
+export async function allowDownloads(browser: Browser): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'csp-downloads-'));
+  const cdp = await browser.target().createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
+  return dir;
+}
+
+/**
+ * Waits for a finished download of this name in `dir`, returns its text and removes it (so the next
+ * download of the same name is waited for too). Chromium may create the file before it writes it (or
+ * write a .crdownload first), and will not save a hidden file: .htaccess arrives as htaccess.txt.
+ */
+export async function waitForDownload(dir: string, filename: string): Promise<string> {
+  const path = join(dir, filename.startsWith('.') ? `${filename.slice(1)}.txt` : filename);
+  for (let i = 0; i < 100; i++) {
+    try {
+      const content = readFileSync(path, 'utf8');
+      if (content !== '' && !existsSync(`${path}.crdownload`)) {
+        rmSync(path);
+        return content;
+      }
+    } catch {
+      // not there yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${filename} was not downloaded (found: ${readdirSync(dir).join(', ')})`);
+}
+
+/** Hands an API client's session cookies to the browser: the browser is signed in as that user. */
+export async function shareSession(browser: Browser, cookies: Map<string, string>): Promise<void> {
+  await browser.setCookie(
+    ...[...cookies].map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' })),
+  );
 }

@@ -13,10 +13,10 @@ import { useMemo } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DirectiveList } from '@/features/analyses/components/policy/directive-list';
+import { copyPolicy, PolicyHeader } from '@/features/analyses/components/policy/policy-header';
 import { PolicyVerdict } from '@/features/analyses/components/policy/policy-verdict';
 import { SeverityBadge } from '@/features/analyses/components/severity-badge';
 import { toast } from '@/hooks/use-toast';
-import { copyText } from '@/lib/clipboard';
 import { downloadText } from '@/lib/download';
 import { formatCount } from '@/lib/format';
 import { type ConfigurationExportFormat, fetchConfigurationExport } from '../api/export-configuration';
@@ -41,21 +41,10 @@ export function ComposedPolicyView({
     () => exportPolicy(serverType, composed.rules, options),
     [serverType, composed, options],
   );
-  const lines = rendered.value ? rendered.value.split('; ') : [];
+  const directives = Object.keys(composed.rules).length;
   const issues = audit.findings.filter(isIssue);
 
-  async function onCopy() {
-    try {
-      await copyText(rendered.value);
-      toast({ title: 'Copied to Clipboard', description: 'CSP policy has been copied to your clipboard.' });
-    } catch {
-      toast({
-        variant: 'destructive',
-        title: 'Copy Failed',
-        description: 'Failed to copy CSP policy to clipboard.',
-      });
-    }
-  }
+  const onCopy = () => copyPolicy(rendered.value);
 
   async function download(format: ConfigurationExportFormat) {
     const local = exportPolicy(format === 'header' ? 'plain' : format, composed.rules, options);
@@ -76,7 +65,7 @@ export function ComposedPolicyView({
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <PolicyVerdict audit={audit} />
         <span className="text-sm text-muted-foreground">
-          {formatCount(lines.length)} directives · {formatCount(rendered.value.length)} characters
+          {formatCount(directives)} directives · {formatCount(rendered.value.length)} characters
         </span>
         <div className="ml-auto flex gap-2">
           <Button variant="outline" size="sm" onClick={onCopy} data-testid="config-copy">
@@ -89,35 +78,13 @@ export function ComposedPolicyView({
           </Button>
         </div>
       </div>
-      <figure
-        className="overflow-hidden rounded-lg border border-slate-800 bg-slate-950"
-        aria-label="Policy header"
-      >
-        <figcaption
-          className="border-b border-white/10 px-3 py-2 font-mono text-xs text-slate-400"
-          data-testid="config-header-name"
-        >
-          {composed.headerName}
-        </figcaption>
-        <pre
-          className="max-h-80 overflow-auto px-3 py-3 font-mono text-[13px] leading-6 whitespace-pre-wrap text-slate-200 [overflow-wrap:anywhere]"
-          data-testid="config-policy-header"
-        >
-          <code>
-            {lines.map((line, index) => {
-              const space = line.indexOf(' ');
-              const name = space === -1 ? line : line.slice(0, space);
-              return (
-                <span key={name} className="block pl-4 -indent-4">
-                  <span className="text-indigo-300">{name}</span>
-                  <span className="text-emerald-300">{space === -1 ? '' : line.slice(space)}</span>
-                  {index < lines.length - 1 ? <span className="text-slate-500">;</span> : null}
-                </span>
-              );
-            })}
-          </code>
-        </pre>
-      </figure>
+      <PolicyHeader
+        name={composed.headerName}
+        value={rendered.value}
+        testId="config-policy-header"
+        nameTestId="config-header-name"
+        className="max-h-80"
+      />
       {issues.length > 0 ? (
         <ul className="flex flex-col gap-2" aria-label="Security issues" data-testid="config-issues">
           {issues.map((f) => (

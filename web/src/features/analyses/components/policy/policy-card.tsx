@@ -13,13 +13,12 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { SegmentedControl } from '@/components/ui/segmented-control';
-import { toast } from '@/hooks/use-toast';
-import { copyText } from '@/lib/clipboard';
 import { downloadText } from '@/lib/download';
 import { formatCount } from '@/lib/format';
 import { DirectiveList } from './directive-list';
 import { ExportPanel } from './export-panel';
 import { PolicyBudgetLine } from './policy-budget-line';
+import { copyPolicy, PolicyHeader } from './policy-header';
 import { PolicyVerdict } from './policy-verdict';
 import { VerificationLine } from './verification-line';
 
@@ -75,20 +74,8 @@ export function PolicyCard({
 }) {
   const rendered = useMemo(() => renderPolicy(rules), [rules]);
   const directiveCount = Object.keys(rules).length;
-  const lines = rendered.value ? rendered.value.split('; ') : [];
 
-  async function onCopy() {
-    try {
-      await copyText(rendered.value);
-      toast({ title: 'Copied to Clipboard', description: 'CSP policy has been copied to your clipboard.' });
-    } catch {
-      toast({
-        variant: 'destructive',
-        title: 'Copy Failed',
-        description: 'Failed to copy CSP policy to clipboard.',
-      });
-    }
-  }
+  const onCopy = () => copyPolicy(rendered.value);
 
   function onDownload() {
     const plain = exportPolicy('plain', rules);
@@ -151,33 +138,7 @@ export function PolicyCard({
 
         <VerificationLine verification={verification} />
 
-        <figure
-          className="overflow-hidden rounded-lg border border-slate-800 bg-slate-950"
-          aria-label="Policy header"
-        >
-          <figcaption className="border-b border-white/10 px-3 py-2 font-mono text-xs text-slate-400">
-            {CSP_HEADER}
-          </figcaption>
-          <pre
-            className="max-h-[30rem] overflow-auto px-3 py-3 font-mono text-[13px] leading-6 whitespace-pre-wrap text-slate-200 [overflow-wrap:anywhere]"
-            data-testid="policy-header"
-          >
-            <code>
-              {lines.map((line, index) => {
-                const space = line.indexOf(' ');
-                const name = space === -1 ? line : line.slice(0, space);
-                const rest = space === -1 ? '' : line.slice(space);
-                return (
-                  <span key={name} className="block pl-4 -indent-4">
-                    <span className="text-indigo-300">{name}</span>
-                    <span className="text-emerald-300">{rest}</span>
-                    {index < lines.length - 1 ? <span className="text-slate-500">;</span> : null}
-                  </span>
-                );
-              })}
-            </code>
-          </pre>
-        </figure>
+        <PolicyHeader name={CSP_HEADER} value={rendered.value} testId="policy-header" />
         {budget && mode === 'allowlist' ? <PolicyBudgetLine budget={budget} /> : null}
         {rendered.warnings.length > 0 ? (
           <Alert tone="warning" title="Some sources could not be written into the header">
