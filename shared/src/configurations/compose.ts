@@ -98,6 +98,5 @@ export function auditComposed(p: ComposedPolicy): PolicyAudit {
  * server can do it (the Nginx export only; the others write the stored nonce and warn).
  */
 export function exportOptionsOf(p: ComposedPolicy): ExportOptions {
-  const options = { reportOnly: p.rollout !== 'enforce', perRequestNonce: p.nonceDelivery === 'per-request' };
-  return options;
+  return { reportOnly: p.rollout !== 'enforce', perRequestNonce: p.nonceDelivery === 'per-request' };
 }

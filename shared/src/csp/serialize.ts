@@ -35,6 +35,12 @@ export const EXPORT_FILENAMES: Record<ExportFormat, string> = {
 export const exportOptionsSchema = z.object({
   reportOnly: z.boolean().default(false),
   /**
+   * Nginx: write every `'nonce-…'` as `'nonce-$request_id'` (16 random bytes as 32 hex characters, new for
+   * every request), so the nonce protects; the application reads the same value from a request header.
+   * The other servers have no per-request value a nonce can use, so they write the stored nonce and warn.
+   */
+  perRequestNonce: z.boolean().default(false),
+  /**
    * Reporting API: adds `report-to <group>` to the policy and a `Reporting-Endpoints: <group>="<url>"`
    * header. Browsers that support report-to ignore report-uri, so keep report-uri as well for the others.
    */
@@ -91,9 +97,12 @@ export function renderPolicy(rules: CspRules): { value: string; warnings: string
         );
         continue;
       }
-      if (!seen.has(source)) {
-        seen.add(source);
-        sources.push(source);
+      // nginx has no escape for `$` in a string (it starts a variable). CSP matches paths after
+      // percent-decoding both sides, so %24 allows the same URLs: every target then serves the same bytes.
+      const written = source.includes('$') ? source.replaceAll('$', '%24') : source;
+      if (!seen.has(written)) {
+        seen.add(written);
+        sources.push(written);
       }
     }
     parts.push(sources.length ? `${directive.toLowerCase()} ${sources.join(' ')}` : directive.toLowerCase());
@@ -112,7 +121,10 @@ interface Prepared {
   warnings: string[];
 }
 
-function prepare(rules: CspRules, options: ExportOptions, withHeaderWarnings: boolean): Prepared {
+/** Which header-length limits apply where a file goes (each export names only its own). */
+type LengthLimit = 'cloudfront' | 'proxy-buffer';
+
+function prepare(rules: CspRules, options: ExportOptions, limits: readonly LengthLimit[]): Prepared {
   const opts = exportOptionsSchema.parse(options);
   let effective = rules;
   const extra: Header[] = [];
@@ -125,7 +137,7 @@ function prepare(rules: CspRules, options: ExportOptions, withHeaderWarnings: bo
     extra.push({ name: 'Reporting-Endpoints', value: `${opts.reportTo.group}="${url}"` });
   }
   const { value, warnings } = renderPolicy(effective);
-  if (withHeaderWarnings) warnings.push(...lengthWarnings(value));
+  warnings.push(...lengthWarnings(value, limits));
   if (rules['report-to'] && !opts.reportTo && !derived) {
     warnings.push(
       'The policy names a report-to group but no Reporting-Endpoints header is configured; browsers will not know where to send reports.',
@@ -134,7 +146,7 @@ function prepare(rules: CspRules, options: ExportOptions, withHeaderWarnings: bo
   if (opts.reportOnly && rules['upgrade-insecure-requests']) {
     warnings.push('upgrade-insecure-requests has no effect in a report-only policy.');
   }
-  if (/'nonce-/.test(value)) {
+  if (/'nonce-/.test(value) && !opts.perRequestNonce) {
     warnings.push(
       'The policy holds a nonce. A nonce written into server configuration is the same for every response and protects nothing: generate a fresh one per response in your application (or with a per-request variable) and add it to every <script> tag.',
     );
@@ -159,17 +171,24 @@ export function reportingEndpointOf(rules: CspRules): { group: string; url: stri
   }
 }
 
-export function lengthWarnings(value: string): string[] {
+/**
+ * Warnings for a header value over a limit that applies: CloudFront's response-headers policy cap (where a
+ * plain policy is pasted) and the proxy buffer of an nginx in front of the server that sends the header.
+ */
+export function lengthWarnings(
+  value: string,
+  limits: readonly LengthLimit[] = ['cloudfront', 'proxy-buffer'],
+): string[] {
   const warnings: string[] = [];
   const n = value.length;
-  if (n > CLOUDFRONT_CSP_MAX) {
+  if (limits.includes('cloudfront') && n > CLOUDFRONT_CSP_MAX) {
     warnings.push(
       `The policy is ${n} characters; CloudFront response-headers policies accept at most ${CLOUDFRONT_CSP_MAX}. Send it from the origin or a CloudFront Function instead.`,
     );
   }
-  if (n > NGINX_PROXY_BUFFER) {
+  if (limits.includes('proxy-buffer') && n > NGINX_PROXY_BUFFER) {
     warnings.push(
-      `The policy is ${n} characters; behind an nginx proxy with the default proxy_buffer_size (4k/8k) responses may fail with 502 "upstream sent too big header". Raise proxy_buffer_size/proxy_buffers or shorten the policy.`,
+      `The policy is ${n} characters; if an nginx proxy sits in front of this server, its default proxy_buffer_size (4k/8k) makes responses fail with 502 "upstream sent too big header". Raise proxy_buffer_size/proxy_buffers there or shorten the policy.`,
     );
   }
   return warnings;
@@ -177,7 +196,7 @@ export function lengthWarnings(value: string): string[] {
 
 /** The CSP header (and Reporting-Endpoints when configured), as name/value pairs. */
 export function policyHeaders(rules: CspRules, options: ExportOptions = {}): Header[] {
-  return prepare(rules, options, false).headers;
+  return prepare(rules, options, []).headers;
 }
 
 // Apache (mod_headers): the value is a double-quoted config argument. Inside it `\"` is a literal quote,
@@ -187,8 +206,8 @@ export function escapeApache(value: string): string {
   return value.replace(/%/g, '%%').replace(/"/g, '\\"');
 }
 
-// nginx: double-quoted strings take `\"` and `\\`; `$` starts a variable and has no escape, so it is
-// percent-encoded (it can only be in a URL path, where %24 matches the same path).
+// nginx: double-quoted strings take `\"` and `\\`. `$` starts a variable and has no escape: policy values
+// never hold one (renderPolicy percent-encodes it); anywhere else it is percent-encoded here too.
 export function escapeNginx(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\$/g, '%24');
 }
@@ -199,7 +218,7 @@ export function escapeAttribute(value: string): string {
 }
 
 export function exportApache(rules: CspRules, options: ExportOptions = {}): PolicyExport {
-  const { headers, warnings } = prepare(rules, options, true);
+  const { headers, warnings } = prepare(rules, options, ['proxy-buffer']);
   const lines = headers.map((h) => `  Header always set ${h.name} "${escapeApache(h.value)}"`);
   const content = [
     '# Content Security Policy (CSP Generator). Requires mod_headers.',
@@ -212,21 +231,36 @@ export function exportApache(rules: CspRules, options: ExportOptions = {}): Poli
 }
 
 export function exportNginx(rules: CspRules, options: ExportOptions = {}): PolicyExport {
-  const { headers, warnings } = prepare(rules, options, true);
-  if (headers.some((h) => h.value.includes('$'))) {
-    warnings.push('A "$" in the policy was written as %24: nginx would read it as a variable.');
-  }
+  // nginx adds the header itself: no proxy buffer is involved (it applies to headers nginx proxies).
+  const { headers, warnings } = prepare(rules, options, []);
+  const perRequest =
+    exportOptionsSchema.parse(options).perRequestNonce && headers[0]!.value.includes("'nonce-");
+  const lines = headers.map((h, i) => {
+    const escaped = escapeNginx(h.value);
+    // The only `$` left in a value is this variable: sources had theirs percent-encoded (renderPolicy).
+    const value = i === 0 && perRequest ? escaped.replace(/'nonce-[^']*'/g, "'nonce-$request_id'") : escaped;
+    return `add_header ${h.name} "${value}" always;`;
+  });
+  const nonceLines = perRequest
+    ? [
+        '# The nonce is $request_id: 16 random bytes (32 hex characters), new for every request. Give the same',
+        '# value to the application, which puts it on every <script nonce="…"> and <style nonce="…"> tag:',
+        '#   proxy_set_header X-CSP-Nonce $request_id;      (proxy_pass)',
+        '#   fastcgi_param CSP_NONCE $request_id;            (PHP-FPM and other FastCGI applications)',
+      ]
+    : [];
   const content = [
     '# Content Security Policy (CSP Generator). Put these lines in a server or location block.',
     '# add_header in a block replaces every add_header inherited from enclosing blocks: repeat them there.',
-    ...headers.map((h) => `add_header ${h.name} "${escapeNginx(h.value)}" always;`),
+    ...nonceLines,
+    ...lines,
     '',
   ].join('\n');
   return { filename: EXPORT_FILENAMES.nginx, content, warnings };
 }
 
 export function exportIis(rules: CspRules, options: ExportOptions = {}): PolicyExport {
-  const { headers, warnings } = prepare(rules, options, true);
+  const { headers, warnings } = prepare(rules, options, ['proxy-buffer']);
   const entries = headers.flatMap((h) => [
     // remove first: a header inherited from a parent web.config would otherwise be sent twice.
     `        <remove name="${escapeAttribute(h.name)}" />`,
@@ -282,7 +316,7 @@ export function exportMeta(rules: CspRules, options: ExportOptions = {}): Policy
  * through the Reporting API, the Reporting-Endpoints header to send with it follows after a blank line.
  */
 export function exportPlain(rules: CspRules, options: ExportOptions = {}): PolicyExport {
-  const { value, headers, warnings } = prepare(rules, options, true);
+  const { value, headers, warnings } = prepare(rules, options, ['cloudfront', 'proxy-buffer']);
   const others = headers.slice(1).map((h) => `${h.name}: ${h.value}`);
   const content = others.length ? `${value}\n\n${others.join('\n')}\n` : `${value}\n`;
   return { filename: EXPORT_FILENAMES.plain, content, warnings };
