@@ -5,10 +5,10 @@
 import { rmSync } from 'node:fs';
 import { getAnalysis } from '@csp/functions/src/store/analyses';
 import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
-import type { HttpClient } from '@csp/functions/src/testing/http-client';
+import { HttpClient } from '@csp/functions/src/testing/http-client';
 import { exportPolicy, serializePolicy } from '@csp/shared/csp/serialize';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
-import type { Domain } from '@csp/shared/schemas/domain';
+import { type Domain, INACTIVE_DOMAIN } from '@csp/shared/schemas/domain';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser';
@@ -146,7 +146,11 @@ describe('domain screen', () => {
     expect(all).toContain('Start Your First Analysis');
     expect(all).toContain('N/A');
 
-    await clickText(page, 'button', 'Quick Start Analysis');
+    // A double click starts one analysis, not two.
+    const quickStart = await page.waitForSelector(
+      'xpath/.//button[normalize-space()="Quick Start Analysis"]',
+    );
+    await quickStart!.click({ count: 2 });
     const toast = await waitForToast(page, 'Analysis Started');
     expect(toast.variant).toBe('default');
     expect(toast.text).toContain('Your CSP analysis has been started and will run in the background.');
@@ -262,6 +266,51 @@ describe('domain screen', () => {
     expect((await client.get(`/api/domains/${domain.id}`)).status).toBe(404);
   });
 
+  it('says why an inactive domain cannot be scanned, and scans it once activated', async () => {
+    const res = await client.post('/api/domains', {
+      name: 'Paused',
+      url: 'https://paused.example.com',
+      isActive: false,
+    });
+    const domain = (await res.json()) as Domain;
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="inactive-reason"]');
+    const quickStart = 'xpath/.//button[normalize-space()="Quick Start Analysis"]';
+    expect(await page.$eval(quickStart, (b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    expect(await text()).toContain(INACTIVE_DOMAIN);
+    await page.click('[data-testid="domain-active-toggle"]');
+    await waitForToast(page, 'Domain activated');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="inactive-reason"]'));
+    await clickText(page, 'button', 'Quick Start Analysis');
+    await waitForToast(page, 'Analysis Started');
+  });
+
+  it("a write refused for a lost session says 'You are logged out' once and goes to /auth", async () => {
+    const domain = await createDomain('Session', 'https://session.example.com');
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await page.waitForSelector('xpath/.//button[normalize-space()="Quick Start Analysis"]');
+    // The session ends elsewhere (another tab logged out): the next write is answered 401.
+    const other = new HttpClient(server.url);
+    for (const [k, v] of client.cookies) other.cookies.set(k, v);
+    await other.post('/api/logout');
+    guard.allowFailedRequest('/api/csp-analyses', 401);
+    await clickText(page, 'button', 'Quick Start Analysis');
+    const toast = await waitForToast(page, 'You are logged out. Logging in again...');
+    expect(toast.text).toContain('Unauthorized');
+    expect(toast.variant).toBe('destructive');
+    await waitForPath(page, '/auth');
+    await new Promise((r) => setTimeout(r, 600));
+    expect(
+      await page.$$eval('[data-testid="toast"]', (els) => els.map((e) => e.textContent)),
+    ).not.toContainEqual(expect.stringContaining('You need to log in'));
+    // Sign in again for the tests that follow.
+    const account = await registeredClient(server.url, { firstName: 'Grace' });
+    user = account.user;
+    client = account.client;
+    await page.deleteCookie(...(await page.cookies()));
+    await shareSession(browser, client.cookies);
+  });
+
   it('shows a not-found state for an unknown domain', async () => {
     guard.allowFailedRequest('/api/domains/no-such-domain', 404);
     await page.goto(`${server.url}/domains/no-such-domain`, { waitUntil: 'load' });
@@ -298,6 +347,20 @@ describe('analysis screen', () => {
       expect(all).toContain(expected);
     }
     expect(all).not.toContain('Remove unsafe-inline');
+    // Every tile says what it counts, in a tooltip that opens after 700 ms.
+    expect(
+      await page.$$eval('[data-testid="stat-tile"]', (els) =>
+        els.map((e) => e.querySelector('[data-testid="info-tip"]') !== null),
+      ),
+    ).toEqual([true, true, true, true]);
+    await page.hover('[aria-label="About Issues"]');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await page.$('[role="tooltip"]')).toBeNull();
+    const tip = await page.waitForSelector('[role="tooltip"]', { timeout: 2000 });
+    expect(await tip!.evaluate((el) => el.textContent)).toContain(
+      'same list that sets the badge and the grade',
+    );
+    await page.mouse.move(0, 0);
     expect(await page.$eval('[data-testid="verification"]', (el) => (el as HTMLElement).dataset.state)).toBe(
       'clean',
     );

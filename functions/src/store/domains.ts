@@ -1,9 +1,9 @@
 // Domains: a user's websites. Each has a public uuid (used in report-uri), looked up through a ref item.
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Domain, DomainCreateInput } from '@csp/shared/schemas/domain';
+import type { Domain, DomainCreateInput, DomainUpdateInput } from '@csp/shared/schemas/domain';
 import { batchDelete } from './batch';
 import { deleteDomainConfigurations } from './configurations';
-import { type Db, nowIso } from './db';
+import { type Db, isConditionFailure, nowIso } from './db';
 import { newId, newUuid } from './ids';
 import {
   domainAnalysesPartition,
@@ -95,6 +95,36 @@ export async function recordScanStarted(db: Db, id: string): Promise<void> {
       ExpressionAttributeValues: { ':one': 1, ':now': nowIso() },
     }),
   );
+}
+
+/** Changes a domain's fields; null when it no longer exists. */
+export async function updateDomain(db: Db, id: string, input: DomainUpdateInput): Promise<Domain | null> {
+  const sets = ['updatedAt = :now'];
+  const values: Record<string, unknown> = { ':now': nowIso() };
+  const names: Record<string, string> = {};
+  for (const [field, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    sets.push(`#${field} = :${field}`);
+  }
+  try {
+    const res = await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: domainKey(id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return res.Attributes ? strip(res.Attributes) : null;
+  } catch (err) {
+    if (isConditionFailure(err)) return null;
+    throw err;
+  }
 }
 
 /** Deletes a domain with its analyses, reports and configurations. The domain item goes last, so a failure half way can be retried. */

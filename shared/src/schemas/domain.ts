@@ -22,6 +22,22 @@ export const domainCreateSchema = z.object({
 });
 export type DomainCreateInput = z.infer<typeof domainCreateSchema>;
 
+/** Changing a domain: any of its fields (an inactive domain is not scanned and its reports are refused). */
+export const domainUpdateSchema = z
+  .object({
+    name: domainCreateSchema.shape.name.optional(),
+    url: httpUrl('Please enter a valid URL').optional(),
+    isActive: z.boolean({ message: 'isActive must be true or false' }).optional(),
+  })
+  .refine((v) => v.name !== undefined || v.url !== undefined || v.isActive !== undefined, {
+    message: 'Nothing to change',
+  });
+export type DomainUpdateInput = z.infer<typeof domainUpdateSchema>;
+
+/** Why an inactive domain cannot be scanned (the API's answer and the domain screen's line). */
+export const INACTIVE_DOMAIN =
+  'This domain is inactive, so it is not scanned and its violation reports are refused. Activate it to run an analysis.';
+
 export const domainSchema = z.object({
   id: z.string(),
   userId: z.string(),

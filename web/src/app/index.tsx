@@ -5,7 +5,7 @@ import { AppRouter, createAppRouter } from './router';
 export function App() {
   const [router] = useState(createAppRouter);
   return (
-    <AppProvider>
+    <AppProvider onLoggedOut={() => void router.navigate('/auth', { replace: true })}>
       <AppRouter router={router} />
     </AppProvider>
   );

@@ -21,8 +21,8 @@ class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean
   }
 }
 
-export function AppProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+export function AppProvider({ children, onLoggedOut }: { children: ReactNode; onLoggedOut?: () => void }) {
+  const [queryClient] = useState(() => createQueryClient({ onLoggedOut }));
   return (
     <ErrorBoundary>
       <QueryClientProvider client={queryClient}>

@@ -1,14 +1,46 @@
 // TanStack Query defaults from spec section 7: data fresh for 5 minutes, no refetch on window focus,
 // no retries. The current-user query overrides these (always stale, refetch on focus).
-import { QueryClient } from '@tanstack/react-query';
+// The one place that handles a write answered 401 while signed in (spec section 8: 'Unauthorized: You are
+// logged out. Logging in again...' then /auth after 500 ms), whatever form sent it.
+import { MutationCache, QueryClient } from '@tanstack/react-query';
+import { toast } from '@/hooks/use-toast';
+import { ApiError } from './api-client';
+import { markSignedOut } from './signed-out';
 
 export const FIVE_MINUTES = 5 * 60 * 1000;
+export const LOGGED_OUT_REDIRECT_MS = 500;
+/** The current user's query (features/auth reads it with this key). */
+export const USER_QUERY_KEY = ['user'] as const;
 
-export function createQueryClient(): QueryClient {
-  return new QueryClient({
+/** A write refused because the session is gone: the query client handles it; forms show nothing more. */
+export function isLoggedOutError(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}
+
+export function createQueryClient({ onLoggedOut }: { onLoggedOut?: () => void } = {}): QueryClient {
+  let redirect: ReturnType<typeof setTimeout> | undefined;
+  const queryClient: QueryClient = new QueryClient({
+    mutationCache: new MutationCache({
+      onError: (error) => {
+        // A 401 before sign-in (a wrong password, a missing 2FA code) is the form's own business.
+        if (!isLoggedOutError(error) || !queryClient.getQueryData(USER_QUERY_KEY)) return;
+        markSignedOut();
+        toast({
+          variant: 'destructive',
+          title: 'Unauthorized',
+          description: 'You are logged out. Logging in again...',
+        });
+        clearTimeout(redirect);
+        redirect = setTimeout(() => {
+          queryClient.setQueryData(USER_QUERY_KEY, null);
+          onLoggedOut?.();
+        }, LOGGED_OUT_REDIRECT_MS);
+      },
+    }),
     defaultOptions: {
       queries: { staleTime: FIVE_MINUTES, refetchOnWindowFocus: false, retry: false },
       mutations: { retry: false },
     },
   });
+  return queryClient;
 }

@@ -1,7 +1,8 @@
 // Analyses: start one (for a domain, or standalone), list them, poll one (spec section 7).
 import { crawlRequestSchema, startAnalysisSchema } from '@csp/shared/schemas/analysis';
+import { INACTIVE_DOMAIN } from '@csp/shared/schemas/domain';
 import { type Context, Hono } from 'hono';
-import { notFound } from '../../errors';
+import { AppError, notFound } from '../../errors';
 import { domainReportEndpoint } from '../../http/public-origin';
 import { errorFields } from '../../logger';
 import {
@@ -46,6 +47,7 @@ export const analysisRoutes = new Hono<ApiEnv>()
     const { domainId, crawlRequest } = await readBody(c, startAnalysisSchema);
     const domain = await getOwnedDomain(db, user.id, domainId);
     if (!domain) throw notFound('Domain');
+    if (!domain.isActive) throw new AppError(409, INACTIVE_DOMAIN);
     // The analysis always crawls the domain's own URL (spec section 5, advanced crawl form).
     const request = parseWith(crawlRequestSchema, { ...crawlRequest, url: domain.url });
     const analysis = await createAnalysis(db, {

@@ -1,9 +1,15 @@
 // Domains of the signed-in user (spec section 7). Someone else's domain is a 404.
-import { domainCreateSchema } from '@csp/shared/schemas/domain';
+import { domainCreateSchema, domainUpdateSchema } from '@csp/shared/schemas/domain';
 import { Hono } from 'hono';
 import { notFound } from '../../errors';
 import { failStale, listDomainAnalyses, toAnalysis } from '../../store/analyses';
-import { createDomain, deleteDomainCascade, getOwnedDomain, listUserDomains } from '../../store/domains';
+import {
+  createDomain,
+  deleteDomainCascade,
+  getOwnedDomain,
+  listUserDomains,
+  updateDomain,
+} from '../../store/domains';
 import { readBody } from '../body';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
@@ -22,6 +28,16 @@ export const domainRoutes = new Hono<ApiEnv>()
     const domain = await getOwnedDomain(c.var.deps.db, currentUser(c).id, c.req.param('id'));
     if (!domain) throw notFound('Domain');
     return c.json(domain);
+  })
+
+  .patch('/:id', async (c) => {
+    const { db } = c.var.deps;
+    const domain = await getOwnedDomain(db, currentUser(c).id, c.req.param('id'));
+    if (!domain) throw notFound('Domain');
+    const input = await readBody(c, domainUpdateSchema);
+    const updated = await updateDomain(db, domain.id, input);
+    if (!updated) throw notFound('Domain');
+    return c.json(updated);
   })
 
   .delete('/:id', async (c) => {

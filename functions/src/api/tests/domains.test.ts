@@ -1,5 +1,7 @@
 // Domains and analyses endpoints over HTTP: validation, ownership (someone else's object is a 404), and the
 // crawl message each started analysis sends.
+
+import { INACTIVE_DOMAIN } from '@csp/shared/schemas/domain';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../../local/server';
@@ -73,6 +75,7 @@ describe('domains', () => {
     for (const res of [
       await bob.client.get(`/api/domains/${d.id}`),
       await bob.client.delete(`/api/domains/${d.id}`),
+      await bob.client.patch(`/api/domains/${d.id}`, { isActive: false }),
       await bob.client.get(`/api/domains/${d.id}/analyses`),
       await bob.client.post('/api/csp-analyses', { domainId: d.id, crawlRequest: {} }),
     ]) {
@@ -85,6 +88,30 @@ describe('domains', () => {
   it('requires a session', async () => {
     const anon = new HttpClient(server.url);
     expect((await anon.post('/api/domains', { name: 'x', url: 'https://x.test' })).status).toBe(401);
+    expect((await anon.patch('/api/domains/x', { isActive: true })).status).toBe(401);
+  });
+
+  it('an inactive domain is not scanned, says why, and can be activated', async () => {
+    const { client } = await registeredClient(server.url);
+    const d = await createDomain(client, { isActive: false });
+    const refused = await client.post('/api/csp-analyses', { domainId: d.id, crawlRequest: {} });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).message).toBe(INACTIVE_DOMAIN);
+    expect((await (await client.get(`/api/domains/${d.id}`)).json()).totalScans).toBe(0);
+
+    for (const [body, message] of [
+      [{}, 'Nothing to change'],
+      [{ isActive: 'yes' }, 'isActive must be true or false'],
+      [{ url: 'ftp://x' }, 'Please enter a valid URL'],
+    ] as const) {
+      const res = await client.patch(`/api/domains/${d.id}`, body);
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toBe(message);
+    }
+    const activated = await client.patch(`/api/domains/${d.id}`, { isActive: true });
+    expect(activated.status).toBe(200);
+    expect((await activated.json()).isActive).toBe(true);
+    expect((await client.post('/api/csp-analyses', { domainId: d.id, crawlRequest: {} })).status).toBe(201);
   });
 });
 

@@ -4,7 +4,7 @@
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { FileCheck2, Radar, RotateCcw, Waypoints } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import { PageHeader } from '@/components/layouts/app-layout';
 import { Alert } from '@/components/ui/alert';
 import { BackLink } from '@/components/ui/back-link';
@@ -24,7 +24,6 @@ import { isPolledStatus } from '@/features/analyses/utils/progress';
 export const SCROLL_TO_RESULTS_MS = 500;
 
 export function CspGeneratorRoute() {
-  const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const analysisId = params.get('analysis') ?? '';
   const query = useAnalysis(analysisId, { enabled: Boolean(analysisId) });
@@ -58,11 +57,7 @@ export function CspGeneratorRoute() {
         description="Crawl any website with a real browser and get a Content Security Policy built from what its pages load and run."
       />
 
-      <WebsiteAnalyzeForm
-        key={formKey}
-        onStarted={(id) => setParams({ analysis: id })}
-        onLoggedOut={() => navigate('/auth', { replace: true })}
-      />
+      <WebsiteAnalyzeForm key={formKey} onStarted={(id) => setParams({ analysis: id })} />
 
       {analysisId ? null : <HowItWorks />}
 

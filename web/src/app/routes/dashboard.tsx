@@ -1,25 +1,35 @@
-// Dashboard (spec "Dashboard"): welcome, actions, summary cards, domains, recent activity, achievements.
-import type { LucideIcon } from 'lucide-react';
+// Dashboard (spec "Dashboard"): welcome, actions, summary cards (each with a tooltip; the Security Score
+// is the mean grade of the domains' latest policies), domains, recent activity, achievements.
+import type { Grade } from '@csp/shared/csp/grade';
 import { Activity, ChartBar, Globe, ScanSearch, Settings, Shield, ShieldCheck, Trophy } from 'lucide-react';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { PageHeader } from '@/components/layouts/app-layout';
 import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
 import { buttonVariants } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { StatTile } from '@/components/ui/stat-tile';
 import { useAchievementStats } from '@/features/achievements/api/get-achievement-stats';
 import { useAchievements } from '@/features/achievements/api/get-achievements';
 import { AchievementsCard } from '@/features/achievements/components/achievements-card';
 import { useAnalyses } from '@/features/analyses/api/get-analyses';
 import { isActiveAnalysis } from '@/features/analyses/components/analysis-status-badge';
+import { GRADE_EXPLANATION } from '@/features/analyses/components/policy/policy-verdict';
 import { RecentActivityCard } from '@/features/analyses/components/recent-activity-card';
+import { securityScore } from '@/features/analyses/utils/security-score';
 import { useUser } from '@/features/auth/api/get-user';
 import { LogoutButton } from '@/features/auth/components/logout-button';
 import { useDomains } from '@/features/domains/api/get-domains';
 import { DomainsCard } from '@/features/domains/components/domains-card';
-import { cn } from '@/lib/class-names';
-import { formatCount } from '@/lib/format';
+import { countOf, formatCount } from '@/lib/format';
+
+const GRADE_COLORS: Record<Grade, string> = {
+  'A+': 'text-emerald-600',
+  A: 'text-emerald-600',
+  B: 'text-blue-600',
+  C: 'text-amber-600',
+  D: 'text-red-600',
+  F: 'text-red-600',
+};
 
 export function DashboardRoute() {
   const user = useUser().data;
@@ -38,6 +48,7 @@ export function DashboardRoute() {
   const achievementList = achievements.data ?? [];
   const activeScans = analysisList.filter((a) => isActiveAnalysis(a.status)).length;
   const achievementCount = stats.data?.totalAchievements ?? achievementList.length;
+  const score = securityScore(analysisList);
 
   return (
     <>
@@ -66,29 +77,36 @@ export function DashboardRoute() {
       />
 
       <section aria-label="Summary" className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-5">
-        <StatCard
+        <StatTile
+          testId="stat-card"
           icon={Globe}
           label="Total Domains"
           value={domains.error ? '—' : formatCount(domainList.length)}
           hint="Registered websites"
           tone="indigo"
+          tooltip="The websites you have added, active or not."
         />
-        <StatCard
+        <StatTile
+          testId="stat-card"
           icon={ChartBar}
           label="Total Analyses"
           value={analyses.error ? '—' : formatCount(analysisList.length)}
           hint="Crawls run so far"
           tone="blue"
+          tooltip="Every analysis you started, for your domains and on the standalone generator, whatever its state."
         />
-        <StatCard
+        <StatTile
+          testId="stat-card"
           icon={Activity}
           label="Active Scans"
           value={analyses.error ? '—' : formatCount(activeScans)}
           hint="Pending or running"
           tone="amber"
           pulse={activeScans > 0}
+          tooltip="Analyses waiting for a crawler or crawling now."
         />
-        <StatCard
+        <StatTile
+          testId="stat-card"
           icon={Trophy}
           label="Achievements"
           value={
@@ -102,14 +120,28 @@ export function DashboardRoute() {
           }
           hint="Unlocked"
           tone="violet"
+          tooltip="Achievements you have unlocked; their points and rarities are listed below."
         />
-        <StatCard
+        <StatTile
+          testId="stat-card"
           icon={ShieldCheck}
           label="Security Score"
-          value={<span className="text-emerald-600">A+</span>}
-          hint="Overall rating"
+          value={
+            <span
+              className={score ? GRADE_COLORS[score.grade] : 'text-muted-foreground'}
+              data-testid="security-score"
+            >
+              {analyses.error || !score ? '—' : score.grade}
+            </span>
+          }
+          hint={
+            score
+              ? `Mean of ${countOf(score.policies, 'domain')}: ${score.score}/100`
+              : 'No completed analysis yet'
+          }
           tone="emerald"
           className="col-span-2 md:col-span-1"
+          tooltip={`The mean score of each domain's latest completed analysis (its generated policy), as a grade. ${GRADE_EXPLANATION}`}
         />
       </section>
 
@@ -124,59 +156,5 @@ export function DashboardRoute() {
 
       <AchievementsCard achievements={achievementList} stats={stats.data} error={achievements.error} />
     </>
-  );
-}
-
-const TONES = {
-  indigo: 'bg-indigo-50 text-indigo-600 ring-indigo-100',
-  blue: 'bg-blue-50 text-blue-600 ring-blue-100',
-  amber: 'bg-amber-50 text-amber-600 ring-amber-100',
-  violet: 'bg-violet-50 text-violet-600 ring-violet-100',
-  emerald: 'bg-emerald-50 text-emerald-600 ring-emerald-100',
-} as const;
-
-function StatCard({
-  icon: Icon,
-  label,
-  value,
-  hint,
-  tone,
-  pulse = false,
-  className,
-}: {
-  icon: LucideIcon;
-  label: string;
-  value: ReactNode;
-  hint: string;
-  tone: keyof typeof TONES;
-  pulse?: boolean;
-  className?: string;
-}) {
-  return (
-    <Card className={cn('flex flex-col gap-3 p-4 sm:p-5', className)} data-testid="stat-card">
-      <div className="flex items-start justify-between gap-2">
-        <span className="text-sm font-medium text-muted-foreground">{label}</span>
-        <span
-          className={cn(
-            'relative flex size-8 shrink-0 items-center justify-center rounded-lg ring-1',
-            TONES[tone],
-          )}
-        >
-          <Icon className="size-4" aria-hidden="true" />
-          {pulse ? (
-            <span
-              className="absolute -top-0.5 -right-0.5 size-2 animate-ping rounded-full bg-amber-500"
-              aria-hidden="true"
-            />
-          ) : null}
-        </span>
-      </div>
-      <div className="flex flex-col gap-0.5">
-        <div className="text-2xl font-semibold tracking-tight tabular-nums text-foreground sm:text-3xl">
-          {value}
-        </div>
-        <span className="text-xs text-muted-foreground">{hint}</span>
-      </div>
-    </Card>
   );
 }

@@ -22,6 +22,7 @@ import { RulesGeneratorPanel } from '@/features/configurations/components/rules-
 import { useDomain } from '@/features/domains/api/get-domain';
 import { domainsQueryKey } from '@/features/domains/api/get-domains';
 import { DeleteDomainButton } from '@/features/domains/components/delete-domain-button';
+import { DomainActiveButton } from '@/features/domains/components/domain-active-button';
 import { DomainOverviewCard } from '@/features/domains/components/domain-overview-card';
 import { DomainStatusBadge } from '@/features/domains/components/domains-card';
 import { ReportsPanel } from '@/features/reports/components/reports-panel';
@@ -33,7 +34,6 @@ export function DomainDetailRoute() {
   const domain = useDomain(id);
   const analyses = useDomainAnalyses(id, { enabled: Boolean(domain.data) });
   const queryClient = useQueryClient();
-  const toAuth = () => navigate('/auth', { replace: true });
   // Starting a scan counts it on the domain (total scans, last scanned), here and in the dashboard list.
   const onStarted = () => void queryClient.invalidateQueries({ queryKey: domainsQueryKey });
 
@@ -78,14 +78,17 @@ export function DomainDetailRoute() {
       <DomainOverviewCard
         domain={d}
         actions={
-          <DeleteDomainButton domain={d} onDeleted={() => navigate('/dashboard', { replace: true })} />
+          <>
+            <DomainActiveButton domain={d} />
+            <DeleteDomainButton domain={d} onDeleted={() => navigate('/dashboard', { replace: true })} />
+          </>
         }
       />
       {active ? <ActiveAnalysisBox analysis={active} /> : null}
 
       <div className="grid items-start gap-6 lg:grid-cols-3">
         <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
-          <RunAnalysisCard domainId={d.id} domainUrl={d.url} onLoggedOut={toAuth} onStarted={onStarted} />
+          <RunAnalysisCard domainId={d.id} domainUrl={d.url} inactive={!d.isActive} onStarted={onStarted} />
           <AnalysisHistoryCard
             analyses={list}
             loading={analyses.isLoading}
@@ -93,8 +96,8 @@ export function DomainDetailRoute() {
             emptyAction={
               <StartAnalysisButton
                 domainId={d.id}
-                onLoggedOut={toAuth}
                 onStarted={onStarted}
+                disabled={!d.isActive}
                 variant="outline"
                 size="sm"
               >

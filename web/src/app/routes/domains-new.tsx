@@ -28,7 +28,6 @@ export function DomainsNewRoute() {
           <CreateDomainForm
             onSuccess={() => navigate('/dashboard')}
             onCancel={() => navigate('/dashboard')}
-            onLoggedOut={() => navigate('/auth', { replace: true })}
           />
         </CardContent>
       </Card>

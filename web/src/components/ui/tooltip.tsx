@@ -52,7 +52,7 @@ export function Tooltip({
         <span
           role="tooltip"
           id={id}
-          className="pointer-events-none absolute bottom-full left-1/2 z-50 mb-2 -translate-x-1/2 animate-fade-in whitespace-nowrap rounded-md bg-slate-900 px-2.5 py-1.5 text-xs text-white shadow-md"
+          className="pointer-events-none absolute bottom-full left-1/2 z-50 mb-2 w-max max-w-[min(18rem,calc(100vw-2rem))] -translate-x-1/2 animate-fade-in rounded-md bg-slate-900 px-2.5 py-1.5 text-left text-xs leading-snug font-normal whitespace-normal text-white shadow-md"
         >
           {content}
         </span>

@@ -20,19 +20,16 @@ import { CrawlOptionsFields } from './crawl-options-fields';
 export function AdvancedCrawlForm({
   domainId,
   domainUrl,
-  onLoggedOut,
   onStarted,
 }: {
   domainId: string;
   domainUrl: string;
-  onLoggedOut: () => void;
   onStarted?: () => void;
 }) {
   const [fields, setFields] = useState<CrawlFormFields>(DEFAULT_CRAWL_FIELDS);
   const [sitemaps, setSitemaps] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const start = useStartDomainAnalysis({
-    onLoggedOut,
     onSuccess: () => {
       setErrors({});
       onStarted?.();

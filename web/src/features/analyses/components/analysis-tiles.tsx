@@ -1,59 +1,27 @@
-// Headline tiles of an analysis: progress, resources, domains and security issues.
+// Headline tiles of an analysis: progress, resources, domains and security issues, each with a tooltip
+// saying what it counts. Issues come from the policy's audit: the same findings as the badge and the grade.
+import { isIssue } from '@csp/shared/csp/grade';
 import type { Analysis } from '@csp/shared/schemas/analysis';
-import { Gauge, Globe, type LucideIcon, Package, ShieldAlert } from 'lucide-react';
-import type { ReactNode } from 'react';
-import { Card } from '@/components/ui/card';
-import { cn } from '@/lib/class-names';
+import { Gauge, Globe, Package, ShieldAlert } from 'lucide-react';
+import { StatTile } from '@/components/ui/stat-tile';
 import { formatCount } from '@/lib/format';
 import { monotonicProgress } from '../utils/progress';
 
-const TONES = {
-  indigo: 'bg-indigo-50 text-indigo-600 ring-indigo-100',
-  blue: 'bg-blue-50 text-blue-600 ring-blue-100',
-  emerald: 'bg-emerald-50 text-emerald-600 ring-emerald-100',
-  amber: 'bg-amber-50 text-amber-600 ring-amber-100',
-  slate: 'bg-slate-100 text-slate-500 ring-slate-200',
-} as const;
-
-export function StatTile({
-  icon: Icon,
-  label,
-  value,
-  hint,
-  tone,
-}: {
-  icon: LucideIcon;
-  label: string;
-  value: ReactNode;
-  hint?: ReactNode;
-  tone: keyof typeof TONES;
-}) {
-  return (
-    <Card className="flex flex-col gap-3 p-4 sm:p-5" data-testid="stat-tile">
-      <div className="flex items-start justify-between gap-2">
-        <span className="text-sm font-medium text-muted-foreground">{label}</span>
-        <span
-          className={cn('flex size-8 shrink-0 items-center justify-center rounded-lg ring-1', TONES[tone])}
-          aria-hidden="true"
-        >
-          <Icon className="size-4" />
-        </span>
-      </div>
-      <div className="flex flex-col gap-0.5">
-        <div className="text-2xl font-semibold tracking-tight tabular-nums text-foreground sm:text-3xl">
-          {value}
-        </div>
-        {hint ? <span className="text-xs text-muted-foreground">{hint}</span> : null}
-      </div>
-    </Card>
-  );
-}
-
 const count = (n: number | undefined) => (n === undefined ? '—' : formatCount(n));
+
+/** What the Issues tile says under its number: the first issue itself, not just that there is one. */
+function issuesHint(analysis: Analysis, issues: number | undefined): string {
+  if (issues === undefined) return 'Known when complete';
+  if (issues === 0) return 'No high or medium finding';
+  const first = analysis.audit?.findings.find(isIssue);
+  if (!first) return 'See Policy findings';
+  const what = `${first.directive}${first.value ? ` ${first.value}` : ''}`;
+  return issues > 1 ? `${what} and ${issues - 1} more` : what;
+}
 
 export function AnalysisTiles({ analysis }: { analysis: Analysis }) {
   const stats = analysis.resourceStats;
-  const issues = stats?.securityIssues;
+  const issues = analysis.audit?.issues ?? stats?.securityIssues;
   // A failed analysis stopped where it was: its last percent (often 99 %) would read as nearly done.
   const failed = analysis.status === 'failed';
   return (
@@ -64,6 +32,7 @@ export function AnalysisTiles({ analysis }: { analysis: Analysis }) {
         value={failed ? 'Failed' : `${monotonicProgress(analysis)}%`}
         hint={`${formatCount(analysis.totalPages)} ${analysis.totalPages === 1 ? 'page' : 'pages'}`}
         tone={failed ? 'slate' : 'indigo'}
+        tooltip="How far the crawl has come (discovering, crawling, re-rendering, generating, verifying), and the pages it crawled."
       />
       <StatTile
         icon={Package}
@@ -71,6 +40,7 @@ export function AnalysisTiles({ analysis }: { analysis: Analysis }) {
         value={count(stats?.totalResources)}
         hint="Loaded or run by the pages"
         tone="blue"
+        tooltip="Distinct URLs the pages loaded plus distinct inline scripts and styles (a logo on 500 pages counts once)."
       />
       <StatTile
         icon={Globe}
@@ -78,15 +48,15 @@ export function AnalysisTiles({ analysis }: { analysis: Analysis }) {
         value={count(stats?.uniqueDomains)}
         hint="Distinct origins"
         tone="emerald"
+        tooltip="Distinct host names the pages loaded from over http, https, ws or wss, the site's own included."
       />
       <StatTile
         icon={ShieldAlert}
         label="Issues"
         value={count(issues)}
-        hint={
-          issues === undefined ? 'Known when complete' : issues === 0 ? 'No risky sources' : 'Risky sources'
-        }
+        hint={issuesHint(analysis, issues)}
         tone={issues ? 'amber' : 'slate'}
+        tooltip="High and medium findings of the policy's audit (our checks and CSP Evaluator): the same list that sets the badge and the grade. Each is explained, with its fix, under Policy findings."
       />
     </section>
   );

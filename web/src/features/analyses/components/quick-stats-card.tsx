@@ -14,9 +14,17 @@ export function successRate(analyses: Pick<Analysis, 'status'>[]): string {
 
 export function QuickStatsCard({ analyses, status }: { analyses: Analysis[]; status: ReactNode }) {
   const rows: StatRow[] = [
-    ['Total analyses', formatCount(analyses.length)],
-    ['Success rate', successRate(analyses)],
-    ['Status', status],
+    ['Total analyses', formatCount(analyses.length), 'Every analysis of this domain, whatever its state.'],
+    [
+      'Success rate',
+      successRate(analyses),
+      'The share of this domain’s analyses that completed (N/A before the first).',
+    ],
+    [
+      'Status',
+      status,
+      'Active domains are scanned and their violation reports collected; inactive ones are not.',
+    ],
   ];
   return <StatListCard icon={ChartBar} title="Quick Stats" rows={rows} testId="quick-stats" />;
 }

@@ -1,5 +1,6 @@
 // Domain screen: 'Quick Start Analysis' and the collapsible 'Advanced Settings' form.
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
+import { INACTIVE_DOMAIN } from '@csp/shared/schemas/domain';
 import { ChevronDown, Radar, SlidersHorizontal } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -12,12 +13,13 @@ import { StartAnalysisButton } from './start-analysis-button';
 export function RunAnalysisCard({
   domainId,
   domainUrl,
-  onLoggedOut,
+  inactive = false,
   onStarted,
 }: {
   domainId: string;
   domainUrl: string;
-  onLoggedOut: () => void;
+  /** An inactive domain is not scanned: the starts are disabled and the card says why. */
+  inactive?: boolean;
   onStarted?: () => void;
 }) {
   const [advanced, setAdvanced] = useState(false);
@@ -46,6 +48,7 @@ export function RunAnalysisCard({
           <div className="flex flex-col gap-2 sm:flex-row">
             <Button
               variant="outline"
+              disabled={inactive}
               aria-expanded={advanced}
               aria-controls={panelId}
               onClick={() => setAdvanced((v) => !v)}
@@ -57,15 +60,19 @@ export function RunAnalysisCard({
                 aria-hidden="true"
               />
             </Button>
-            <StartAnalysisButton domainId={domainId} onLoggedOut={onLoggedOut} onStarted={onStarted} />
+            <StartAnalysisButton domainId={domainId} onStarted={onStarted} disabled={inactive} />
           </div>
         </div>
-        {advanced ? (
+        {inactive ? (
+          <p className="text-sm text-muted-foreground" data-testid="inactive-reason">
+            {INACTIVE_DOMAIN}
+          </p>
+        ) : null}
+        {advanced && !inactive ? (
           <div id={panelId} className="animate-fade-in">
             <AdvancedCrawlForm
               domainId={domainId}
               domainUrl={domainUrl}
-              onLoggedOut={onLoggedOut}
               onStarted={() => {
                 setAdvanced(false);
                 onStarted?.();

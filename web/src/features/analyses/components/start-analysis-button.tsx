@@ -6,15 +6,11 @@ import { useStartDomainAnalysis } from '../hooks/use-start-domain-analysis';
 
 export function StartAnalysisButton({
   domainId,
-  onLoggedOut,
   onStarted,
   children = 'Quick Start Analysis',
   ...props
-}: { domainId: string; onLoggedOut: () => void; onStarted?: () => void } & Omit<
-  ButtonProps,
-  'onClick' | 'loading'
->) {
-  const start = useStartDomainAnalysis({ onLoggedOut, onSuccess: onStarted });
+}: { domainId: string; onStarted?: () => void } & Omit<ButtonProps, 'onClick' | 'loading'>) {
+  const start = useStartDomainAnalysis({ onSuccess: onStarted });
   return (
     <Button {...props} loading={start.isPending} onClick={() => start.mutate({ domainId, crawlRequest: {} })}>
       {start.isPending ? null : <Play aria-hidden="true" />}

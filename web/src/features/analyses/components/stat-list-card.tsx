@@ -1,9 +1,11 @@
-// A card of labelled figures: a title with an icon over a definition list of [label, value] rows.
+// A card of labelled figures: a title with an icon over a definition list of [label, value, tooltip] rows.
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { InfoTip } from '@/components/ui/stat-tile';
 
-export type StatRow = [label: string, value: ReactNode];
+/** A figure, with a tooltip saying what it counts. */
+export type StatRow = [label: string, value: ReactNode, tooltip?: ReactNode];
 
 export function StatListCard({
   icon: Icon,
@@ -26,9 +28,12 @@ export function StatListCard({
       </CardHeader>
       <CardContent>
         <dl className="flex flex-col divide-y divide-border" data-testid={testId}>
-          {rows.map(([label, value]) => (
+          {rows.map(([label, value, tooltip]) => (
             <div key={label} className="flex items-center justify-between gap-4 py-2.5 first:pt-0 last:pb-0">
-              <dt className="text-sm text-muted-foreground">{label}</dt>
+              <dt className="flex items-center gap-1.5 text-sm text-muted-foreground">
+                {label}
+                {tooltip ? <InfoTip label={label} content={tooltip} /> : null}
+              </dt>
               <dd className="text-sm font-semibold tabular-nums text-foreground">{value}</dd>
             </div>
           ))}

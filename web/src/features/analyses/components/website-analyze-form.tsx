@@ -4,7 +4,7 @@
 // POSTed to /api/csp/analyze.
 import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
 import { ChevronDown, FileUp, ScanSearch, SlidersHorizontal, X } from 'lucide-react';
-import { type ChangeEvent, type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
@@ -12,9 +12,9 @@ import { UrlInput } from '@/components/ui/input';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/class-names';
+import { isLoggedOutError } from '@/lib/query-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
 import { useAnalyzeWebsite } from '../api/analyze-website';
-import { LOGGED_OUT_REDIRECT_MS } from '../hooks/use-start-domain-analysis';
 import {
   type CrawlFormFields,
   crawlRequestDraft,
@@ -33,23 +33,15 @@ function formatBytes(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KB`;
 }
 
-export function WebsiteAnalyzeForm({
-  onStarted,
-  onLoggedOut,
-}: {
-  onStarted: (analysisId: string) => void;
-  onLoggedOut: () => void;
-}) {
+export function WebsiteAnalyzeForm({ onStarted }: { onStarted: (analysisId: string) => void }) {
   const [url, setUrl] = useState('');
   const [fields, setFields] = useState<CrawlFormFields>(DEFAULT_CRAWL_FIELDS);
   const [sitemap, setSitemap] = useState<Sitemap | null>(null);
   const [advanced, setAdvanced] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const fileInput = useRef<HTMLInputElement>(null);
-  const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const submitting = useRef(false);
   const panelId = useId();
-
-  useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
   const analyze = useAnalyzeWebsite({
     onSuccess: (res) => {
@@ -59,15 +51,7 @@ export function WebsiteAnalyzeForm({
       onStarted(res.analysisId);
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 401) {
-        toast({
-          variant: 'destructive',
-          title: 'Unauthorized',
-          description: 'You are logged out. Logging in again...',
-        });
-        redirectTimer.current = setTimeout(onLoggedOut, LOGGED_OUT_REDIRECT_MS);
-        return;
-      }
+      if (isLoggedOutError(error)) return;
       const fieldErrors = serverFieldErrors(error);
       setErrors(fieldErrors);
       if (Object.keys(fieldErrors).some((k) => k !== 'url' && k !== 'form')) setAdvanced(true);
@@ -116,7 +100,14 @@ export function WebsiteAnalyzeForm({
       return;
     }
     setErrors({});
-    analyze.mutate(result.data);
+    // A double click submits twice before the button is disabled: one start at a time.
+    if (submitting.current) return;
+    submitting.current = true;
+    analyze.mutate(result.data, {
+      onSettled: () => {
+        submitting.current = false;
+      },
+    });
   }
 
   const pending = analyze.isPending;

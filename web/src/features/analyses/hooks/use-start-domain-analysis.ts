@@ -1,27 +1,22 @@
-// Starting an analysis of a domain, with the spec's messages (section 8): 'Analysis Started' on success; a
-// 401 says 'Unauthorized: You are logged out. Logging in again...' and signs in again after 500 ms; any
-// other failure says 'Error: Failed to start analysis. Please try again.'
+// Starting an analysis of a domain, with the spec's messages (section 8): 'Analysis Started' on success; any
+// failure but a lost session (the query client handles that) says 'Error: Failed to start analysis. Please
+// try again.'
 import type { Analysis } from '@csp/shared/schemas/analysis';
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { toast } from '@/hooks/use-toast';
-import { ApiError } from '@/lib/api-client';
-import { useStartAnalysis } from '../api/start-analysis';
-
-export const LOGGED_OUT_REDIRECT_MS = 500;
+import { isLoggedOutError } from '@/lib/query-client';
+import { type StartAnalysisBody, useStartAnalysis } from '../api/start-analysis';
 
 export function useStartDomainAnalysis({
-  onLoggedOut,
   onSuccess,
   onError,
 }: {
-  onLoggedOut: () => void;
   onSuccess?: (analysis: Analysis) => void;
   onError?: (error: Error) => void;
-}) {
-  const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(redirectTimer.current), []);
-
-  return useStartAnalysis({
+} = {}) {
+  // A double click sends two clicks before React re-renders the button disabled: one start at a time.
+  const inFlight = useRef(false);
+  const mutation = useStartAnalysis({
     onSuccess: (analysis) => {
       toast({
         title: 'Analysis Started',
@@ -30,15 +25,7 @@ export function useStartDomainAnalysis({
       onSuccess?.(analysis);
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 401) {
-        toast({
-          variant: 'destructive',
-          title: 'Unauthorized',
-          description: 'You are logged out. Logging in again...',
-        });
-        redirectTimer.current = setTimeout(onLoggedOut, LOGGED_OUT_REDIRECT_MS);
-        return;
-      }
+      if (isLoggedOutError(error)) return;
       toast({
         variant: 'destructive',
         title: 'Error',
@@ -47,4 +34,14 @@ export function useStartDomainAnalysis({
       onError?.(error);
     },
   });
+  const start = (body: StartAnalysisBody) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    mutation.mutate(body, {
+      onSettled: () => {
+        inFlight.current = false;
+      },
+    });
+  };
+  return { ...mutation, mutate: start };
 }

@@ -3,8 +3,9 @@
 import type { PublicUser } from '@csp/shared/schemas/auth';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '@/lib/api-client';
+import { USER_QUERY_KEY } from '@/lib/query-client';
 
-export const userQueryKey = ['user'] as const;
+export const userQueryKey = USER_QUERY_KEY;
 
 export function getUser(): Promise<PublicUser | null> {
   return apiGet<PublicUser>('/api/user');

@@ -1,6 +1,7 @@
 // POST /api/logout: on success the whole client cache is cleared (the caller then goes to /auth).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
+import { markSignedOut } from '@/lib/signed-out';
 
 export function logout(): Promise<{ success: boolean }> {
   return apiRequest<{ success: boolean }>('POST', '/api/logout');
@@ -11,6 +12,8 @@ export function useLogout(options: { onSuccess?: () => void; onError?: (error: E
   return useMutation({
     mutationFn: logout,
     onSuccess: () => {
+      // Signed out on purpose: the protected screen being left must not toast 'Unauthorized'.
+      markSignedOut();
       queryClient.clear();
       options.onSuccess?.();
     },

@@ -5,6 +5,7 @@ import { type ReactNode, useEffect } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
 import { toast } from '@/hooks/use-toast';
+import { wasSignedOutOnPurpose } from '@/lib/signed-out';
 import { useUser } from '../api/get-user';
 
 export const UNAUTHORIZED_REDIRECT_MS = 500;
@@ -16,6 +17,11 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!unauthorized) return;
+    // After Logout, or a 401 already announced as 'You are logged out': go, without a second message.
+    if (wasSignedOutOnPurpose()) {
+      navigate('/auth', { replace: true });
+      return;
+    }
     toast({
       variant: 'destructive',
       title: 'Unauthorized',

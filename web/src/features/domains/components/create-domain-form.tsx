@@ -2,34 +2,28 @@
 // Errors (spec section 8): a 401 says 'Unauthorized: You are logged out. Logging in again...' and goes to
 // /auth after 500 ms; any other failure says 'Error: Failed to create domain. Please try again.'
 import { type Domain, domainCreateSchema } from '@csp/shared/schemas/domain';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, UrlInput } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/hooks/use-toast';
-import { ApiError } from '@/lib/api-client';
+import { isLoggedOutError } from '@/lib/query-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
 import { useCreateDomain } from '../api/create-domain';
-
-export const LOGGED_OUT_REDIRECT_MS = 500;
 
 export function CreateDomainForm({
   onSuccess,
   onCancel,
-  onLoggedOut,
 }: {
   onSuccess: (domain: Domain) => void;
   onCancel: () => void;
-  onLoggedOut: () => void;
 }) {
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const [isActive, setIsActive] = useState(true);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-
-  useEffect(() => () => clearTimeout(redirectTimer.current), []);
+  const submitting = useRef(false);
 
   const createMutation = useCreateDomain({
     onSuccess: (domain) => {
@@ -37,15 +31,7 @@ export function CreateDomainForm({
       onSuccess(domain);
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 401) {
-        toast({
-          variant: 'destructive',
-          title: 'Unauthorized',
-          description: 'You are logged out. Logging in again...',
-        });
-        redirectTimer.current = setTimeout(onLoggedOut, LOGGED_OUT_REDIRECT_MS);
-        return;
-      }
+      if (isLoggedOutError(error)) return;
       setErrors(serverFieldErrors(error));
       toast({
         variant: 'destructive',
@@ -64,7 +50,14 @@ export function CreateDomainForm({
       return;
     }
     setErrors({});
-    createMutation.mutate(result.data);
+    // A double click submits twice before the button is disabled: one domain, not two.
+    if (submitting.current) return;
+    submitting.current = true;
+    createMutation.mutate(result.data, {
+      onSettled: () => {
+        submitting.current = false;
+      },
+    });
   }
 
   const pending = createMutation.isPending;
