@@ -139,5 +139,7 @@ describe('cspEvaluatorCheck', () => {
     expect(codes).toContain('MISSING_DIRECTIVES');
     expect(codes).not.toContain('SCRIPT_UNSAFE_INLINE');
     expect(findings.every((f) => f.checker === 'csp_evaluator')).toBe(true);
+    // It says what is wrong; we add what to do.
+    expect(findings.find((f) => f.code === 'SCRIPT_ALLOWLIST_BYPASS')?.fix).toMatch(/strict-dynamic/);
   });
 });

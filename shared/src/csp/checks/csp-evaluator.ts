@@ -48,15 +48,45 @@ export function mapEvaluatorSeverity(severity: EvaluatorSeverity): Severity {
   }
 }
 
+/** How to fix what csp_evaluator reports (it says what is wrong; the findings card also says what to do). */
+const FIXES: Partial<Record<keyof typeof Type, string>> = {
+  MISSING_SEMICOLON:
+    'Separate directives with ";": the browser reads the rest as sources of the previous one.',
+  UNKNOWN_DIRECTIVE: 'Correct or remove the directive: browsers ignore names they do not know.',
+  INVALID_KEYWORD: "Quote keywords ('self', 'none') and spell them as the CSP grammar does.",
+  NONCE_CHARSET: 'Use base64 characters only in the nonce.',
+  NONCE_LENGTH: 'Use a nonce of at least 16 random bytes, new for every response.',
+  MISSING_DIRECTIVES: "Add the directive: object-src 'none', base-uri 'self' (or 'none'), and a script-src.",
+  SCRIPT_ALLOWLIST_BYPASS:
+    "Allow scripts by nonce or hash with 'strict-dynamic' (the strict policy) instead of by host, or drop hosts that serve JSONP or Angular.",
+  OBJECT_ALLOWLIST_BYPASS: "Set object-src 'none' unless the site really embeds plugins.",
+  IP_SOURCE: 'Name the host instead of its IP address.',
+  DEPRECATED_DIRECTIVE: 'Remove it, or keep it beside its replacement for older browsers.',
+  SRC_HTTP: 'Use https: so the resource (or the reports) cannot be changed or read on the way.',
+  SRC_NO_PROTOCOL: 'Write the scheme (https://host) so http: is not allowed as well.',
+  WILDCARD_URL: 'Name the exact host instead of a wildcard.',
+  STRICT_DYNAMIC: "Adopt the strict policy: a nonce per response with 'strict-dynamic'.",
+  STRICT_DYNAMIC_NOT_STANDALONE:
+    "Add a nonce or hash beside 'strict-dynamic': without one no script can load.",
+  NONCE_HASH: 'Add a nonce or hashes to script-src.',
+  ALLOWLIST_FALLBACK:
+    "Add https: beside 'strict-dynamic' for browsers that do not support it (newer ones ignore it).",
+  REQUIRE_TRUSTED_TYPES_FOR_SCRIPTS:
+    "Once the site passes with it in report-only mode, add require-trusted-types-for 'script' against DOM XSS.",
+};
+
 function toPolicyFinding(f: Finding): PolicyFinding {
+  const code = Type[f.type] ?? String(f.type);
   const finding: PolicyFinding = {
     severity: mapEvaluatorSeverity(f.severity),
     directive: f.directive,
     description: f.description,
-    code: Type[f.type] ?? String(f.type),
+    code,
     checker: 'csp_evaluator',
   };
   if (f.value !== undefined) finding.value = f.value;
+  const fix = FIXES[code as keyof typeof Type];
+  if (fix) finding.fix = fix;
   return finding;
 }
 
