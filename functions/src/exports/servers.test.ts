@@ -6,6 +6,7 @@ import {
   exportApache,
   exportIis,
   exportNginx,
+  headerName,
   policyHeaders,
   serializePolicy,
 } from '@csp/shared/csp/serialize';
@@ -21,7 +22,9 @@ import {
 } from '../testing/web-servers';
 
 const NONCE = 'f3'.repeat(32);
-const REPORT_URI = 'https://csp.example/api/uri-report?domain=6a1f0c2e-1b7d-4c8e-9f00-3d2a1b0c9e8f&v=1';
+const REPORT_URI = 'https://csp.example/api/uri-report?domain=6a1f0c2e-1b7d-4c8e-9f00-3d2a1b0c9e8f&a=1';
+/** A `$` in the report URL reaches Reporting-Endpoints too, where nginx would read it as a variable. */
+const DOLLAR_REPORT_URI = 'https://csp.example/r$1/a%20b?domain=6a1f0c2e-1b7d-4c8e-9f00-3d2a1b0c9e8f&a=$b';
 
 /** Policies with everything a header value can carry that a server config might mangle. */
 const POLICIES: Record<string, { rules: CspRules; reportOnly?: boolean }> = {
@@ -44,7 +47,7 @@ const POLICIES: Record<string, { rules: CspRules; reportOnly?: boolean }> = {
     },
   },
   'report-only': {
-    rules: { 'default-src': ["'self'"], 'report-uri': [REPORT_URI], 'report-to': ['csp-endpoint'] },
+    rules: { 'default-src': ["'self'"], 'report-uri': [DOLLAR_REPORT_URI], 'report-to': ['csp-endpoint'] },
     reportOnly: true,
   },
   long: {
@@ -72,6 +75,8 @@ async function expectServed(server: RunningServer, rules: CspRules, reportOnly =
     for (const [header, value] of expectedHeaders(rules, reportOnly)) {
       expect(res.headers.get(header), `${header} on ${status}`).toEqual([value]);
     }
+    // Only the mode asked for: an enforcing copy of a report-only policy would break the site.
+    expect(res.headers.has(headerName(!reportOnly).toLowerCase())).toBe(false);
   }
 }
 

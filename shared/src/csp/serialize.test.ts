@@ -107,6 +107,18 @@ describe('server configuration exports', () => {
       'add_header Reporting-Endpoints "csp-endpoint=\\"https://r.example/\\"" always;',
     );
     expect(out.warnings).toEqual([]);
+    // The report URL in Reporting-Endpoints too, whether derived from report-uri or given as an option.
+    const reporting = { 'report-uri': ['https://r.example/$x?a=$b'], 'report-to': ['g'] };
+    for (const format of ['apache', 'nginx', 'iis', 'plain'] as const) {
+      expect(exportPolicy(format, reporting).content, format).not.toContain('$');
+    }
+    expect(policyHeaders(reporting)[1]).toEqual({
+      name: 'Reporting-Endpoints',
+      value: 'g="https://r.example/%24x?a=%24b"',
+    });
+    expect(policyHeaders({}, { reportTo: { url: 'https://r.example/$y' } })[1]?.value).toBe(
+      'csp-endpoint="https://r.example/%24y"',
+    );
   });
 
   it("nginx with perRequestNonce: 'nonce-$request_id', explained, and no static-nonce warning", () => {

@@ -79,6 +79,15 @@ const DIRECTIVE_NAME = /^[A-Za-z0-9-]+$/;
  */
 const SOURCE_TOKEN = /^[!#-+\--:<-[\]-~]+$/;
 
+/**
+ * nginx has no escape for `$` in a string (it starts a variable). CSP matches paths after percent-decoding
+ * both sides, so a source with %24 allows the same URLs, and a report URL with %24 reaches the same
+ * endpoint on servers that decode paths. Written so for every target, each server sends the same bytes.
+ */
+function dollarEncoded(value: string): string {
+  return value.replaceAll('$', '%24');
+}
+
 /** The header value and anything dropped because it could not be written safely. */
 export function renderPolicy(rules: CspRules): { value: string; warnings: string[] } {
   const warnings: string[] = [];
@@ -97,9 +106,7 @@ export function renderPolicy(rules: CspRules): { value: string; warnings: string
         );
         continue;
       }
-      // nginx has no escape for `$` in a string (it starts a variable). CSP matches paths after
-      // percent-decoding both sides, so %24 allows the same URLs: every target then serves the same bytes.
-      const written = source.includes('$') ? source.replaceAll('$', '%24') : source;
+      const written = dollarEncoded(source);
       if (!seen.has(written)) {
         seen.add(written);
         sources.push(written);
@@ -130,10 +137,10 @@ function prepare(rules: CspRules, options: ExportOptions, limits: readonly Lengt
   const extra: Header[] = [];
   const derived = opts.reportTo ? null : reportingEndpointOf(rules);
   if (derived) {
-    extra.push({ name: 'Reporting-Endpoints', value: `${derived.group}="${derived.url}"` });
+    extra.push({ name: 'Reporting-Endpoints', value: `${derived.group}="${dollarEncoded(derived.url)}"` });
   } else if (opts.reportTo) {
     effective = { ...rules, 'report-to': [opts.reportTo.group] };
-    const url = new URL(opts.reportTo.url).href;
+    const url = dollarEncoded(new URL(opts.reportTo.url).href);
     extra.push({ name: 'Reporting-Endpoints', value: `${opts.reportTo.group}="${url}"` });
   }
   const { value, warnings } = renderPolicy(effective);
@@ -206,8 +213,8 @@ export function escapeApache(value: string): string {
   return value.replace(/%/g, '%%').replace(/"/g, '\\"');
 }
 
-// nginx: double-quoted strings take `\"` and `\\`. `$` starts a variable and has no escape: policy values
-// never hold one (renderPolicy percent-encodes it); anywhere else it is percent-encoded here too.
+// nginx: double-quoted strings take `\"` and `\\`. `$` starts a variable and has no escape: header values
+// never hold one (prepare percent-encodes it for every target); this keeps any other string safe too.
 export function escapeNginx(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\$/g, '%24');
 }
