@@ -4,6 +4,7 @@
 // The one definition of our policy; imported through the workspace package so that TypeScript treats it
 // as a dependency rather than a source file of this project.
 import { OWN_POLICY } from '@csp/shared/csp/own-policy';
+import { CLOUDFRONT_CSP_MAX } from '@csp/shared/csp/serialize';
 import { Duration } from 'aws-cdk-lib';
 import {
   HeadersFrameOption,
@@ -13,8 +14,6 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { Construct } from 'constructs';
 
-/** CloudFront rejects a response-headers policy whose CSP value is longer than this. */
-export const CLOUDFRONT_CSP_MAX_LENGTH = 1783;
 const TWO_YEARS = Duration.days(730);
 
 export class OwnHeaders extends Construct {
@@ -26,9 +25,9 @@ export class OwnHeaders extends Construct {
   constructor(scope: Construct, id: string, props: { policy?: string } = {}) {
     super(scope, id);
     const policy = props.policy ?? OWN_POLICY;
-    if (policy.length > CLOUDFRONT_CSP_MAX_LENGTH) {
+    if (policy.length > CLOUDFRONT_CSP_MAX) {
       throw new Error(
-        `Our CSP is ${policy.length} characters; a CloudFront response headers policy takes at most ${CLOUDFRONT_CSP_MAX_LENGTH}`,
+        `Our CSP is ${policy.length} characters; a CloudFront response headers policy takes at most ${CLOUDFRONT_CSP_MAX}`,
       );
     }
     this.web = new ResponseHeadersPolicy(this, 'Web', headers(policy, true, 'CSP Generator web app'));
