@@ -121,6 +121,12 @@ async function main() {
     await page.reload({ waitUntil: 'networkidle0' });
     await page.waitForSelector('[data-testid="stat-card"]');
     await shot('dashboard', vp.name);
+    // A tile's tooltip at the screen's edge: it must stay readable and uncut.
+    await page.hover('[aria-label="About Total Domains"]');
+    await page.waitForSelector('[role="tooltip"]');
+    await new Promise((r) => setTimeout(r, 400)); // past the fade-in
+    await shot('dashboard-tooltip', vp.name, false);
+    await page.mouse.move(0, 0);
     const toggle = await page.$('button[aria-expanded]');
     if (toggle) {
       await toggle.click();

@@ -1,5 +1,6 @@
-// A small tooltip (spec: opens after 700 ms; within 300 ms of another closing, it opens at once).
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+// A small tooltip (spec: opens after 700 ms; within 300 ms of another closing, it opens at once). Centred
+// over its trigger, and moved sideways when that would cut it at the edge of the screen (phones).
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { cn } from '@/lib/class-names';
 
 export const TOOLTIP_DELAY_MS = 700;
@@ -17,7 +18,21 @@ export function Tooltip({
   className?: string;
 }) {
   const [open, setOpen] = useState(false);
+  const [shift, setShift] = useState(0);
+  const bubble = useRef<HTMLSpanElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useLayoutEffect(() => {
+    if (!open || !bubble.current) {
+      setShift(0);
+      return;
+    }
+    const margin = 8;
+    const rect = bubble.current.getBoundingClientRect();
+    const width = document.documentElement.clientWidth;
+    if (rect.left < margin) setShift(margin - rect.left);
+    else if (rect.right > width - margin) setShift(width - margin - rect.right);
+  }, [open]);
   const id = useId();
 
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -50,8 +65,10 @@ export function Tooltip({
       {children}
       {open ? (
         <span
+          ref={bubble}
           role="tooltip"
           id={id}
+          style={shift ? { marginLeft: shift } : undefined}
           className="pointer-events-none absolute bottom-full left-1/2 z-50 mb-2 w-max max-w-[min(18rem,calc(100vw-2rem))] -translate-x-1/2 animate-fade-in rounded-md bg-slate-900 px-2.5 py-1.5 text-left text-xs leading-snug font-normal whitespace-normal text-white shadow-md"
         >
           {content}

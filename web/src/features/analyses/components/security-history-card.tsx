@@ -9,9 +9,11 @@ import { formatDate, formatDateTime } from '@/lib/format';
 import type { HistoryPoint } from '../utils/security-score';
 import { GRADE_EXPLANATION } from './policy/policy-verdict';
 
-const W = 600;
-const H = 180;
-const PAD = { top: 22, right: 16, bottom: 24, left: 30 };
+// The card sits in the narrow column of the domain screen (about 340 px): a viewBox of that size keeps the
+// letters at their CSS size.
+const W = 340;
+const H = 170;
+const PAD = { top: 26, right: 12, bottom: 10, left: 26 };
 /** The last analyses shown: enough for a trend, few enough for letters not to collide on a phone. */
 export const HISTORY_POINTS = 12;
 
@@ -22,7 +24,7 @@ export function SecurityHistoryCard({ points: all }: { points: HistoryPoint[] })
   const x = (i: number) => PAD.left + (points.length === 1 ? innerW / 2 : (i * innerW) / (points.length - 1));
   const y = (score: number) => PAD.top + innerH - (score / 100) * innerH;
   const maxViolations = Math.max(1, ...points.map((p) => p.violations ?? 0));
-  const barW = Math.min(28, innerW / Math.max(1, points.length) / 2);
+  const barW = Math.min(18, innerW / Math.max(1, points.length) / 2);
   const first = points[0];
   const last = points.at(-1);
   const summary =
@@ -69,7 +71,7 @@ export function SecurityHistoryCard({ points: all }: { points: HistoryPoint[] })
                     className="stroke-slate-200"
                     strokeDasharray="3 3"
                   />
-                  <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" className="fill-slate-400 text-[10px]">
+                  <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" className="fill-slate-400 text-[9px]">
                     {v}
                   </text>
                 </g>
