@@ -2,32 +2,31 @@
 // starts, delete), the analysis screen in every state, and the standalone generator. Analyses in a given
 // state are written straight into the store; the queue's crawl handler does nothing, so a started analysis
 // stays pending.
-import { rmSync } from 'node:fs';
 import { getAnalysis } from '@csp/functions/src/store/analyses';
-import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
 import { HttpClient } from '@csp/functions/src/testing/http-client';
 import { exportPolicy, serializePolicy } from '@csp/shared/csp/serialize';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import { type Domain, INACTIVE_DOMAIN } from '@csp/shared/schemas/domain';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser';
 import {
-  allowDownloads,
-  buildWeb,
   clickText,
   fill,
-  guardPage,
   type PageGuard,
-  shareSession,
   visibleText,
   waitForDownload,
   waitForPath,
   waitForToast,
 } from './harness';
 import { ALLOWLIST_RULES, PAGE_ERRORS, STRICT_RULES, seedCompleted, seedFailed, seedRunning } from './seed';
+import {
+  closeSignedInBrowser,
+  type SignedInBrowser,
+  signIn,
+  startSignedInBrowser,
+} from './signed-in-browser';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
+let server: SignedInBrowser['server'];
 let browser: Browser;
 let page: Page;
 let guard: PageGuard;
@@ -36,31 +35,10 @@ let user: { id: string };
 let client: HttpClient;
 
 beforeAll(async () => {
-  const webDist = buildWeb();
-  [server, browser] = await Promise.all([
-    // A crawl handler that accepts every message and does nothing: started analyses stay pending.
-    startTestServer({ webDist, crawlHandler: () => async () => {} }),
-    launchBrowser(),
-  ]);
-  page = await browser.newPage();
-  guard = await guardPage(page);
-  downloads = await allowDownloads(browser);
-  await browser
-    .defaultBrowserContext()
-    .overridePermissions(server.url, ['clipboard-read', 'clipboard-write']);
-
-  // One signed-in user for the whole file: the session cookie of an API client, handed to the browser.
-  const account = await registeredClient(server.url, { firstName: 'Grace' });
-  user = account.user;
-  client = account.client;
-  await shareSession(browser, client.cookies);
+  ({ server, browser, page, guard, downloads, user, client } = await startSignedInBrowser());
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (downloads) rmSync(downloads, { recursive: true, force: true });
-});
+afterAll(() => closeSignedInBrowser({ browser, server, downloads }));
 
 afterEach(() => {
   guard.assertClean();
@@ -294,6 +272,10 @@ describe('domain screen', () => {
     for (const [k, v] of client.cookies) other.cookies.set(k, v);
     await other.post('/api/logout');
     guard.allowFailedRequest('/api/csp-analyses', 401);
+    // Until the redirect, the screen's own refreshing reads may be answered 401 too (read as empty).
+    for (const read of ['', '/analyses', '/uri-reports', '/report-suggestions', '/csp-configurations']) {
+      guard.allowFailedRequest(`/api/domains/${domain.id}${read}`, 401);
+    }
     await clickText(page, 'button', 'Quick Start Analysis');
     const toast = await waitForToast(page, 'You are logged out. Logging in again...');
     expect(toast.text).toContain('Unauthorized');
@@ -304,11 +286,8 @@ describe('domain screen', () => {
       await page.$$eval('[data-testid="toast"]', (els) => els.map((e) => e.textContent)),
     ).not.toContainEqual(expect.stringContaining('You need to log in'));
     // Sign in again for the tests that follow.
-    const account = await registeredClient(server.url, { firstName: 'Grace' });
-    user = account.user;
-    client = account.client;
     await page.deleteCookie(...(await page.cookies()));
-    await shareSession(browser, client.cookies);
+    ({ user, client } = await signIn(server.url, browser));
   });
 
   it('shows a not-found state for an unknown domain', async () => {

@@ -2,27 +2,15 @@
 // delete a configuration; a custom rule added with Enter; suggestions from real reports accepted, ignored and
 // un-ignored; report-only and discovery; copy; and each server's download, which must be the file the export
 // API serves.
-import { rmSync } from 'node:fs';
-import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
 import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import type { Domain } from '@csp/shared/schemas/domain';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser';
-import {
-  allowDownloads,
-  buildWeb,
-  clickText,
-  fill,
-  guardPage,
-  type PageGuard,
-  shareSession,
-  waitForDownload,
-  waitForToast,
-} from './harness';
+import { clickText, fill, type PageGuard, waitForDownload, waitForToast } from './harness';
 import { seedCompleted } from './seed';
+import { closeSignedInBrowser, type SignedInBrowser, startSignedInBrowser } from './signed-in-browser';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
+let server: SignedInBrowser['server'];
 let browser: Browser;
 let page: Page;
 let guard: PageGuard;
@@ -31,28 +19,10 @@ let user: { id: string };
 let client: HttpClient;
 
 beforeAll(async () => {
-  const webDist = buildWeb();
-  [server, browser] = await Promise.all([
-    startTestServer({ webDist, crawlHandler: () => async () => {} }),
-    launchBrowser(),
-  ]);
-  page = await browser.newPage();
-  guard = await guardPage(page);
-  downloads = await allowDownloads(browser);
-  await browser
-    .defaultBrowserContext()
-    .overridePermissions(server.url, ['clipboard-read', 'clipboard-write']);
-  const account = await registeredClient(server.url, { firstName: 'Grace' });
-  user = account.user;
-  client = account.client;
-  await shareSession(browser, client.cookies);
+  ({ server, browser, page, guard, downloads, user, client } = await startSignedInBrowser());
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (downloads) rmSync(downloads, { recursive: true, force: true });
-});
+afterAll(() => closeSignedInBrowser({ browser, server, downloads }));
 
 afterEach(() => {
   guard.assertClean();

@@ -8,6 +8,7 @@ import { type Db, isConditionFailure, nowIso } from './db';
 import { newId } from './ids';
 import { configurationIndexes, configurationKey, domainConfigurationsPartition } from './keys';
 import { queryPartition } from './query';
+import { updateFields } from './update-fields';
 
 const INTERNAL = ['pk', 'sk', 'gsi2pk', 'gsi2sk'];
 
@@ -79,32 +80,10 @@ export async function updateConfiguration(
   body: ConfigurationBody,
   audit: PolicyAudit,
 ): Promise<Configuration | null> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':audit': audit, ':now': nowIso() };
-  const sets = ['#audit = :audit', 'updatedAt = :now'];
-  names['#audit'] = 'audit';
-  for (const field of BODY_FIELDS) {
-    names[`#${field}`] = field;
-    values[`:${field}`] = body[field];
-    sets.push(`#${field} = :${field}`);
-  }
-  try {
-    const res = await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: configurationKey(id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return res.Attributes ? fromItem(res.Attributes) : null;
-  } catch (err) {
-    if (isConditionFailure(err)) return null;
-    throw err;
-  }
+  const fields: Record<string, unknown> = { audit };
+  for (const field of BODY_FIELDS) fields[field] = body[field];
+  const item = await updateFields(db, configurationKey(id), fields);
+  return item ? fromItem(item) : null;
 }
 
 export async function deleteConfiguration(db: Db, id: string): Promise<void> {

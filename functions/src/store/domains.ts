@@ -3,7 +3,7 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import type { Domain, DomainCreateInput, DomainUpdateInput } from '@csp/shared/schemas/domain';
 import { batchDelete } from './batch';
 import { deleteDomainConfigurations } from './configurations';
-import { type Db, isConditionFailure, nowIso } from './db';
+import { type Db, nowIso } from './db';
 import { newId, newUuid } from './ids';
 import {
   domainAnalysesPartition,
@@ -16,6 +16,7 @@ import {
 import { queryPartition } from './query';
 import { clearReportCounts } from './report-counts';
 import { clearDomainReports } from './reports';
+import { updateFields } from './update-fields';
 
 const strip = (item: Record<string, unknown>): Domain => {
   const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, gsi3pk: _e, gsi3sk: _f, ...rest } = item;
@@ -99,32 +100,8 @@ export async function recordScanStarted(db: Db, id: string): Promise<void> {
 
 /** Changes a domain's fields; null when it no longer exists. */
 export async function updateDomain(db: Db, id: string, input: DomainUpdateInput): Promise<Domain | null> {
-  const sets = ['updatedAt = :now'];
-  const values: Record<string, unknown> = { ':now': nowIso() };
-  const names: Record<string, string> = {};
-  for (const [field, value] of Object.entries(input)) {
-    if (value === undefined) continue;
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    sets.push(`#${field} = :${field}`);
-  }
-  try {
-    const res = await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: domainKey(id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return res.Attributes ? strip(res.Attributes) : null;
-  } catch (err) {
-    if (isConditionFailure(err)) return null;
-    throw err;
-  }
+  const item = await updateFields(db, domainKey(id), input);
+  return item ? strip(item) : null;
 }
 
 /** Deletes a domain with its analyses, reports and configurations. The domain item goes last, so a failure half way can be retried. */
