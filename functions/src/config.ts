@@ -25,7 +25,7 @@ const envSchema = z.object({
     .positive()
     .default(24 * 7),
   /** Upper bound of the proof-of-work counter: the work a browser does to sign in. */
-  ALTCHA_MAX_NUMBER: z.coerce.number().int().min(1000).max(1_000_000).default(100_000),
+  ALTCHA_MAX_NUMBER: z.coerce.number().int().min(1000).max(1_000_000).default(1_000_000),
   ALTCHA_EXPIRE_SECONDS: z.coerce.number().int().min(30).max(600).default(600),
   /** scrypt cost exponent: 17 (N=2^17) is OWASP's recommendation. */
   SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),

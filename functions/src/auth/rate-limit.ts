@@ -1,7 +1,9 @@
-// Fixed-window counters of failed sign-ins, per username and per client address, in the table (so every
-// Lambda instance sees the same count). Items expire with the window.
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Db, epochSeconds } from '../store/db';
+// Fixed-window attempt counters for sign-in, per username, per client address (IPv6 by /64) and per user
+// for 2FA codes, kept in the table so every Lambda instance sees the same count. An attempt is taken
+// atomically before the secret is checked (a conditional counter update, never a read then a write), so
+// parallel guesses cannot exceed the limit; a successful attempt is given back. Items expire with the window.
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type Db, epochSeconds, isConditionFailure } from '../store/db';
 import { rateKey } from '../store/keys';
 
 export interface RateLimit {
@@ -13,24 +15,64 @@ export interface RateLimit {
 
 const windowOf = (l: RateLimit, now: number) => Math.floor(now / l.windowSeconds);
 
-export async function isLimited(db: Db, l: RateLimit): Promise<boolean> {
-  const now = epochSeconds();
-  const res = await db.doc.send(
-    new GetCommand({ TableName: db.table, Key: rateKey(l.scope, l.subject, windowOf(l, now)) }),
-  );
-  return ((res.Item?.count as number | undefined) ?? 0) >= l.max;
+/** Takes one attempt from the window's allowance; false (and nothing counted) when none is left. */
+export async function takeAttempt(db: Db, l: RateLimit, now = epochSeconds()): Promise<boolean> {
+  const w = windowOf(l, now);
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: rateKey(l.scope, l.subject, w),
+        UpdateExpression: 'ADD #c :one SET expiresAt = :exp',
+        ConditionExpression: 'attribute_not_exists(#c) OR #c < :max',
+        ExpressionAttributeNames: { '#c': 'count' },
+        ExpressionAttributeValues: { ':one': 1, ':max': l.max, ':exp': (w + 1) * l.windowSeconds + 60 },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
 }
 
-export async function recordFailure(db: Db, l: RateLimit): Promise<void> {
+/** Gives an attempt back (it succeeded, or another limit refused the request). */
+export async function refundAttempt(db: Db, l: RateLimit, now = epochSeconds()): Promise<void> {
+  await db.doc
+    .send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: rateKey(l.scope, l.subject, windowOf(l, now)),
+        UpdateExpression: 'ADD #c :minus',
+        ConditionExpression: '#c > :zero',
+        ExpressionAttributeNames: { '#c': 'count' },
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      }),
+    )
+    .catch((err) => {
+      if (!isConditionFailure(err)) throw err;
+    });
+}
+
+/**
+ * Takes one attempt from every limit, or from none: when one refuses, those already taken are given back.
+ * Returns the limit that refused, or null.
+ */
+export async function takeAttempts(db: Db, limits: readonly RateLimit[]): Promise<RateLimit | null> {
   const now = epochSeconds();
-  const w = windowOf(l, now);
-  await db.doc.send(
-    new UpdateCommand({
-      TableName: db.table,
-      Key: rateKey(l.scope, l.subject, w),
-      UpdateExpression: 'ADD #c :one SET expiresAt = :exp',
-      ExpressionAttributeNames: { '#c': 'count' },
-      ExpressionAttributeValues: { ':one': 1, ':exp': (w + 1) * l.windowSeconds + 60 },
-    }),
-  );
+  const taken: RateLimit[] = [];
+  for (const l of limits) {
+    if (await takeAttempt(db, l, now)) {
+      taken.push(l);
+      continue;
+    }
+    await Promise.all(taken.map((t) => refundAttempt(db, t, now)));
+    return l;
+  }
+  return null;
+}
+
+export async function refundAttempts(db: Db, limits: readonly RateLimit[]): Promise<void> {
+  const now = epochSeconds();
+  await Promise.all(limits.map((l) => refundAttempt(db, l, now)));
 }

@@ -1,15 +1,15 @@
 // Two-factor authentication with TOTP (RFC 6238: 30 s steps, 6 digits, one step of drift each way).
 // A used time step is recorded so the same code is not accepted twice.
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { jwtVerify, SignJWT } from 'jose';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { ApiDeps, ApiEnv } from '../api/deps';
 import { isSecureRequest } from '../http/public-origin';
-import { epochSeconds, isConditionFailure } from '../store/db';
-import { totpStepKey } from '../store/keys';
+import { type Db, epochSeconds, isConditionFailure } from '../store/db';
+import { mfaPendingKey, totpStepKey } from '../store/keys';
 import type { UserRecord } from '../store/users';
 import { open, seal } from './secret-box';
 
@@ -28,9 +28,10 @@ export async function verifyTotp(deps: ApiDeps, userId: string, sealedSecret: st
   if (!/^\d{6}$/.test(token)) return false;
   const secret = open(deps.secrets.totpEncryptionKey, sealedSecret);
   const result = await verify({ secret, token, epochTolerance: 30 });
-  if (!result.valid) return false;
-  // The step the code belongs to: the current one moved by the drift the check allowed.
-  const timeStep = Math.floor(Date.now() / 30_000) + result.delta;
+  // A TOTP result names the time step the code matched in: that step is burnt, not one from a second clock
+  // read (which may already be the next step).
+  if (!result.valid || !('timeStep' in result)) return false;
+  const timeStep = result.timeStep;
   try {
     await deps.db.doc.send(
       new PutCommand({
@@ -50,39 +51,82 @@ export async function verifyTotpForLogin(deps: ApiDeps, user: UserRecord, token:
   return user.twoFactorSecret ? verifyTotp(deps, user.id, user.twoFactorSecret, token) : false;
 }
 
-// Between the two steps of a 2FA sign-in: a short-lived signed cookie saying the password and the
-// proof-of-work were accepted for this user, so the code step need not solve another challenge.
+// Between the two steps of a 2FA sign-in: an item in the table, named by an unguessable id in a cookie
+// scoped to /api/login, saying the password and the proof-of-work were accepted for this user. It is used
+// once, expires after 5 minutes, and dies after MFA_MAX_WRONG_CODES wrong codes.
 const PENDING_COOKIE = 'csp_mfa_pending';
-const PENDING_SECONDS = 300;
+export const MFA_PENDING_SECONDS = 300;
+export const MFA_MAX_WRONG_CODES = 5;
 
-const keyOf = (deps: ApiDeps) => new TextEncoder().encode(`${deps.secrets.sessionSecret}:mfa`);
-
-export async function setMfaPending(c: Context<ApiEnv>, userId: string) {
+export async function startMfaPending(c: Context<ApiEnv>, userId: string): Promise<void> {
   const { deps } = c.var;
-  const token = await new SignJWT({ uid: userId })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setExpirationTime(epochSeconds() + PENDING_SECONDS)
-    .sign(keyOf(deps));
-  setCookie(c, PENDING_COOKIE, token, {
+  const id = randomBytes(32).toString('base64url');
+  await deps.db.doc.send(
+    new PutCommand({
+      TableName: deps.db.table,
+      Item: { ...mfaPendingKey(id), userId, wrong: 0, expiresAt: epochSeconds() + MFA_PENDING_SECONDS },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  setCookie(c, PENDING_COOKIE, id, {
     httpOnly: true,
     sameSite: 'Strict',
     secure: isSecureRequest(c.req.url, deps.config.PUBLIC_URL),
     path: '/api/login',
-    maxAge: PENDING_SECONDS,
+    maxAge: MFA_PENDING_SECONDS,
   });
 }
 
-export async function hasMfaPending(c: Context<ApiEnv>, userId: string): Promise<boolean> {
-  const token = getCookie(c, PENDING_COOKIE);
-  if (!token) return false;
+/** The id of this client's live pending sign-in for the user, or null (none, expired, someone else's). */
+export async function readMfaPending(c: Context<ApiEnv>, userId: string): Promise<string | null> {
+  const id = getCookie(c, PENDING_COOKIE);
+  if (!id || id.length > 100) return null;
+  const { db } = c.var.deps;
+  const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: mfaPendingKey(id) }));
+  const item = res.Item;
+  // The TTL deletes expired items only eventually: the expiry is checked here.
+  if (!item || item.userId !== userId || (item.expiresAt as number) <= epochSeconds()) return null;
+  return id;
+}
+
+/** Counts a wrong code; the pending sign-in ends at the limit. False when no attempt was left. */
+export async function recordWrongCode(db: Db, id: string): Promise<boolean> {
   try {
-    const { payload } = await jwtVerify(token, keyOf(c.var.deps), { algorithms: ['HS256'] });
-    return payload.uid === userId;
-  } catch {
-    return false;
+    const res = await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: mfaPendingKey(id),
+        UpdateExpression: 'ADD wrong :one',
+        ConditionExpression: 'attribute_exists(pk) AND wrong < :max',
+        ExpressionAttributeValues: { ':one': 1, ':max': MFA_MAX_WRONG_CODES },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    if ((res.Attributes?.wrong as number) >= MFA_MAX_WRONG_CODES) {
+      await db.doc.send(new DeleteCommand({ TableName: db.table, Key: mfaPendingKey(id) }));
+    }
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
   }
 }
 
-export function clearMfaPending(c: Context<ApiEnv>) {
+/** Uses the pending sign-in up: true for exactly one of any concurrent callers. */
+export async function consumeMfaPending(c: Context<ApiEnv>, id: string): Promise<boolean> {
+  const { db } = c.var.deps;
   deleteCookie(c, PENDING_COOKIE, { path: '/api/login' });
+  try {
+    await db.doc.send(
+      new DeleteCommand({
+        TableName: db.table,
+        Key: mfaPendingKey(id),
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
 }

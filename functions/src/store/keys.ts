@@ -56,6 +56,9 @@ export const rateKey = (scope: string, subject: string, window: number) => ({
   sk: `W#${window}`,
 });
 
+/** A sign-in waiting for its 2FA code: single use, expires in minutes, counts its wrong codes. */
+export const mfaPendingKey = (id: string) => ({ pk: `MFA#${id}`, sk: 'PENDING' });
+
 /** Used TOTP time steps, so a code is not accepted twice. */
 export const totpStepKey = (userId: string, step: number) => ({ pk: `TOTP#${userId}`, sk: `STEP#${step}` });
 

@@ -6,6 +6,9 @@ import { type Db, failedConditionIndexes, isConditionFailure, nowIso } from './d
 import { newId } from './ids';
 import { emailGuardKey, TYPE_PARTITIONS, userIndexes, userKey, usernameGuardKey } from './keys';
 
+/** Refusal of an email address that has an account already: generic, so it cannot be used to probe. */
+export const EMAIL_NOT_USABLE = 'Please try again with different details.';
+
 export interface UserRecord extends PublicUser {
   passwordHash: string;
   /** AES-256-GCM ciphertext of the TOTP secret (see auth/secret-box.ts); never leaves the server. */
@@ -75,7 +78,8 @@ export async function createUser(
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
     const failed = failedConditionIndexes(err);
-    if (failed.includes(2)) throw new AppError(409, 'Email already registered');
+    // Whether an email has an account is not told (usernames are public; email addresses are not).
+    if (failed.includes(2)) throw new AppError(409, EMAIL_NOT_USABLE);
     throw new AppError(409, 'Username already taken');
   }
   return user;
@@ -142,7 +146,7 @@ export async function changeUserEmail(db: Db, user: UserRecord, email: string): 
       }),
     );
   } catch (err) {
-    if (isConditionFailure(err)) throw new AppError(409, 'Email already registered');
+    if (isConditionFailure(err)) throw new AppError(409, EMAIL_NOT_USABLE);
     throw err;
   }
   return { ...user, email, updatedAt: now };

@@ -62,7 +62,24 @@ export const profileUpdateSchema = z.object({
   firstName: name.optional(),
   lastName: name.optional(),
   email: z.string().trim().toLowerCase().email('Please enter a valid email').max(254).optional(),
+  /** Needed to change the email: whoever holds a session alone must not take the account over. */
+  currentPassword: z.string().max(200).optional(),
 });
+
+/** Turning 2FA off needs the password or a current code. */
+export const twoFactorDisableSchema = z
+  .object({
+    password: z.string().max(200).optional(),
+    token: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, 'The code must be exactly 6 digits')
+      .optional(),
+  })
+  .refine((v) => Boolean(v.password) || Boolean(v.token), {
+    message: 'Enter your password or a code from your authenticator app',
+    path: ['password'],
+  });
 
 export const passwordChangeSchema = z
   .object({

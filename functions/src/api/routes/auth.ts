@@ -3,11 +3,18 @@ import { loginSchema, registerSchema } from '@csp/shared/schemas/auth';
 import { Hono } from 'hono';
 import { consumeAltcha, newChallenge } from '../../auth/altcha';
 import { dummyHash, hashPassword, verifyPassword } from '../../auth/password';
-import { isLimited, type RateLimit, recordFailure } from '../../auth/rate-limit';
+import { type RateLimit, refundAttempts, takeAttempts } from '../../auth/rate-limit';
 import { endSession, startSession } from '../../auth/sessions';
-import { clearMfaPending, hasMfaPending, setMfaPending, verifyTotpForLogin } from '../../auth/two-factor';
+import {
+  consumeMfaPending,
+  MFA_MAX_WRONG_CODES,
+  readMfaPending,
+  recordWrongCode,
+  startMfaPending,
+  verifyTotpForLogin,
+} from '../../auth/two-factor';
 import { AppError } from '../../errors';
-import { clientAddress } from '../../http/client-address';
+import { clientAddress, rateLimitSubject, truncatedAddress } from '../../http/client-address';
 import { createUser, getUserByUsername, toPublicUser } from '../../store/users';
 import { readBody } from '../body';
 import type { ApiDeps, ApiEnv } from '../deps';
@@ -22,7 +29,7 @@ function altchaSettings(deps: ApiDeps) {
   };
 }
 
-function loginLimits(deps: ApiDeps, username: string, ip: string): RateLimit[] {
+function loginLimits(deps: ApiDeps, username: string, address: string): RateLimit[] {
   const windowSeconds = deps.config.LOGIN_WINDOW_SECONDS;
   return [
     {
@@ -31,9 +38,26 @@ function loginLimits(deps: ApiDeps, username: string, ip: string): RateLimit[] {
       max: deps.config.LOGIN_MAX_FAILURES_PER_USER,
       windowSeconds,
     },
-    { scope: 'login-ip', subject: ip, max: deps.config.LOGIN_MAX_FAILURES_PER_IP, windowSeconds },
+    // One IPv6 host has a whole /64 to rotate through: its addresses count as one client.
+    {
+      scope: 'login-ip',
+      subject: rateLimitSubject(address),
+      max: deps.config.LOGIN_MAX_FAILURES_PER_IP,
+      windowSeconds,
+    },
   ];
 }
+
+/** Wrong 2FA codes per user, across pending sign-ins. */
+const codeLimit = (deps: ApiDeps, userId: string): RateLimit => ({
+  scope: 'totp-user',
+  subject: userId,
+  max: MFA_MAX_WRONG_CODES,
+  windowSeconds: deps.config.LOGIN_WINDOW_SECONDS,
+});
+
+const TOO_MANY = 'Too many failed sign-in attempts. Please wait a few minutes and try again.';
+const CODE_EXPIRED = 'Your sign-in has expired. Please enter your password again.';
 
 export const authRoutes = new Hono<ApiEnv>()
   .get('/altcha-challenge', async (c) => {
@@ -60,34 +84,57 @@ export const authRoutes = new Hono<ApiEnv>()
   .post('/login', async (c) => {
     const { deps } = c.var;
     const input = await readBody(c, loginSchema);
-    const limits = loginLimits(deps, input.username, clientAddress(c, Boolean(deps.secrets.originVerify)));
-    const limited = await Promise.all(limits.map((l) => isLimited(deps.db, l)));
-    if (limited.some(Boolean)) {
-      throw new AppError(429, 'Too many failed sign-in attempts. Please wait a few minutes and try again.');
-    }
+    const address = clientAddress(c, Boolean(deps.secrets.originVerify));
+    const where = { address: truncatedAddress(address) };
     const user = await getUserByUsername(deps.db, input.username);
     // The second step of a 2FA sign-in carries the code; its first step already solved the challenge.
-    const secondStep = Boolean(input.totp && user && (await hasMfaPending(c, user.id)));
-    if (!secondStep) await consumeAltcha(deps.db, altchaSettings(deps), input.altcha);
+    const pending = input.totp && user ? await readMfaPending(c, user.id) : null;
+    if (input.totp && !pending) {
+      c.var.log.warn('sign-in failed: no pending 2FA sign-in', { ...where, userId: user?.id });
+      throw new AppError(401, CODE_EXPIRED, { twoFactorRequired: false });
+    }
+    if (!pending) await consumeAltcha(deps.db, altchaSettings(deps), input.altcha);
+    // An attempt is taken before the password is checked, atomically, so parallel guesses cannot pass
+    // the limit; a correct password gives it back.
+    const limits = loginLimits(deps, input.username, address);
+    const refused = await takeAttempts(deps.db, limits);
+    if (refused) {
+      c.var.log.warn('sign-in refused: too many failures', {
+        ...where,
+        userId: user?.id,
+        limit: refused.scope,
+      });
+      throw new AppError(429, TOO_MANY);
+    }
     // Same work for an unknown user as for a wrong password: timing must not reveal who exists.
     const ok = await verifyPassword(
       input.password,
       user?.passwordHash ?? (await dummyHash(deps.config.SCRYPT_LOG_N)),
     );
     if (!user || !ok) {
-      await Promise.all(limits.map((l) => recordFailure(deps.db, l)));
+      c.var.log.warn('sign-in failed: wrong username or password', { ...where, userId: user?.id });
       throw new AppError(401, INVALID);
     }
+    await refundAttempts(deps.db, limits);
     if (user.twoFactorEnabled) {
-      if (!input.totp) {
-        await setMfaPending(c, user.id);
+      if (!pending) {
+        await startMfaPending(c, user.id);
         throw new AppError(401, 'Two-factor code required', { twoFactorRequired: true });
       }
-      if (!(await verifyTotpForLogin(deps, user, input.totp))) {
-        await Promise.all(limits.map((l) => recordFailure(deps.db, l)));
+      const perUser = codeLimit(deps, user.id);
+      if (await takeAttempts(deps.db, [perUser])) {
+        c.var.log.warn('sign-in refused: too many wrong codes', { ...where, userId: user.id });
+        throw new AppError(429, TOO_MANY);
+      }
+      if (!(await verifyTotpForLogin(deps, user, input.totp!))) {
+        const left = await recordWrongCode(deps.db, pending);
+        c.var.log.warn('sign-in failed: wrong 2FA code', { ...where, userId: user.id });
+        if (!left) throw new AppError(401, CODE_EXPIRED, { twoFactorRequired: false });
         throw new AppError(401, 'Invalid verification code. Please try again.', { twoFactorRequired: true });
       }
-      clearMfaPending(c);
+      await refundAttempts(deps.db, [perUser]);
+      // Single use: of two requests with the same pending sign-in, one gets the session.
+      if (!(await consumeMfaPending(c, pending))) throw new AppError(401, CODE_EXPIRED);
     }
     await startSession(c, user);
     c.var.log.info('user signed in', { userId: user.id });

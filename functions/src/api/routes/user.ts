@@ -1,5 +1,5 @@
 // The signed-in user: profile, password and two-factor authentication (spec sections 2 "Settings", 7).
-import { passwordChangeSchema, profileUpdateSchema } from '@csp/shared/schemas/auth';
+import { passwordChangeSchema, profileUpdateSchema, twoFactorDisableSchema } from '@csp/shared/schemas/auth';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { hashPassword, verifyPassword } from '../../auth/password';
@@ -26,7 +26,14 @@ export const userRoutes = new Hono<ApiEnv>()
     const { db } = c.var.deps;
     const input = await readBody(c, profileUpdateSchema);
     let user = currentUser(c);
-    if (input.email !== undefined) user = await changeUserEmail(db, user, input.email);
+    if (input.email !== undefined && input.email !== user.email?.toLowerCase()) {
+      if (!input.currentPassword) throw new AppError(400, 'Enter your current password to change your email');
+      if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+        c.var.log.warn('email change refused: wrong password', { userId: user.id });
+        throw new AppError(400, 'Current password is incorrect');
+      }
+      user = await changeUserEmail(db, user, input.email);
+    }
     if (input.firstName !== undefined || input.lastName !== undefined) {
       user = await updateUserFields(db, user.id, { firstName: input.firstName, lastName: input.lastName });
     }
@@ -68,12 +75,28 @@ export const userRoutes = new Hono<ApiEnv>()
       throw new AppError(400, 'Invalid verification code. Please try again.');
     }
     const updated = await updateUserFields(deps.db, user.id, { twoFactorEnabled: true });
+    // Sessions opened with the password alone end: from now on a sign-in needs the code too.
+    await deleteUserSessions(deps.db, user.id, c.var.session?.sid);
+    c.var.log.info('two-factor authentication enabled', { userId: user.id });
     return c.json(toPublicUser(updated));
   })
 
   .post('/2fa/disable', async (c) => {
     const { deps } = c.var;
+    const input = await readBody(c, twoFactorDisableSchema);
     const user = currentUser(c);
+    if (!user.twoFactorEnabled) throw new AppError(409, 'Two-factor authentication is not enabled');
+    const proven = input.token
+      ? Boolean(user.twoFactorSecret) && (await verifyTotp(deps, user.id, user.twoFactorSecret!, input.token))
+      : await verifyPassword(input.password!, user.passwordHash);
+    if (!proven) {
+      c.var.log.warn('2FA disable refused', { userId: user.id });
+      throw new AppError(
+        400,
+        input.token ? 'Invalid verification code. Please try again.' : 'Current password is incorrect',
+      );
+    }
+    c.var.log.info('two-factor authentication disabled', { userId: user.id });
     const updated = await updateUserFields(deps.db, user.id, {
       twoFactorEnabled: false,
       twoFactorSecret: null,

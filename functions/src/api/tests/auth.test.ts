@@ -90,7 +90,7 @@ describe('registration', () => {
       password: 'secret1',
     });
     expect(sameEmail.status).toBe(409);
-    expect((await sameEmail.json()).message).toBe('Email already registered');
+    expect((await sameEmail.json()).message).toBe('Please try again with different details.');
   });
 
   it('lets exactly one of two concurrent registrations of one name win', async () => {

@@ -48,8 +48,10 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: PublicUser) => void
       // The solution was spent on this attempt (the server accepts each one once).
       widget.current?.reset();
       setAltcha(null);
-      // The second step expired (the server asks for a new verification): start again.
-      if (step === 'totp' && error instanceof ApiError && error.status === 400) backToCredentials();
+      // The second step is over (expired, used, or too many wrong codes): start again with the password.
+      const over =
+        error instanceof ApiError && (error.status === 400 || error.body?.twoFactorRequired === false);
+      if (step === 'totp' && over) backToCredentials();
       setErrors(serverFieldErrors(error));
       toast({ variant: 'destructive', title: 'Login failed', description: loginFailureText(error, step) });
     },

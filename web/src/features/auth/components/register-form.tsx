@@ -36,20 +36,18 @@ export function RegisterForm({ onSuccess }: { onSuccess: (user: PublicUser) => v
     },
     onError: (error) => {
       widget.current?.reset();
+      // Spec: the toast is always the same; the fields say what to change (a taken username does; whether an
+      // email has an account is never told).
       const fieldErrors = serverFieldErrors(error);
-      let description = REGISTRATION_FAILED;
-      if (error instanceof ApiError && error.serverMessage) {
-        // 409: 'Username already taken' / 'Email already registered' says exactly what to change.
-        if (error.status === 409) {
-          description = error.serverMessage;
-          const field = /email/i.test(error.serverMessage) ? 'email' : 'username';
-          fieldErrors[field] ??= error.serverMessage;
-        } else if (error.status === 400 || error.status === 429) {
-          description = error.serverMessage;
-        }
+      if (
+        error instanceof ApiError &&
+        error.status === 409 &&
+        error.serverMessage === 'Username already taken'
+      ) {
+        fieldErrors.username ??= error.serverMessage;
       }
       setErrors(fieldErrors);
-      toast({ variant: 'destructive', title: 'Registration failed', description });
+      toast({ variant: 'destructive', title: 'Registration failed', description: REGISTRATION_FAILED });
     },
   });
 
