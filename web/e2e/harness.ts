@@ -234,3 +234,19 @@ export async function shareSession(browser: Browser, cookies: Map<string, string
     ...[...cookies].map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' })),
   );
 }
+
+/** Closes the toasts on screen, as a user does before clicking what a toast covers. */
+export async function dismissToasts(page: Page): Promise<void> {
+  for (const close of await page.$$('[data-testid="toast"] button[aria-label="Close"]')) await close.click();
+  // Closed toasts animate out (and stay in the DOM, hidden): wait until none is visible.
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll<HTMLElement>('[data-testid="toast"]')].every(
+        (t) =>
+          t.offsetParent === null ||
+          getComputedStyle(t).opacity === '0' ||
+          getComputedStyle(t).visibility === 'hidden',
+      ),
+    { timeout: 5000 },
+  );
+}

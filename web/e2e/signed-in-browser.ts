@@ -15,8 +15,9 @@ export interface SignedInBrowser {
   page: Page;
   guard: PageGuard;
   downloads: string;
-  user: { id: string };
+  user: { id: string; username: string };
   client: HttpClient;
+  password: string;
 }
 
 export async function startSignedInBrowser(): Promise<SignedInBrowser> {
@@ -38,7 +39,7 @@ export async function startSignedInBrowser(): Promise<SignedInBrowser> {
 export async function signIn(serverUrl: string, browser: Browser) {
   const account = await registeredClient(serverUrl, { firstName: 'Grace' });
   await shareSession(browser, account.client.cookies);
-  return { user: account.user, client: account.client };
+  return { user: account.user, client: account.client, password: account.password };
 }
 
 export async function closeSignedInBrowser(t: Partial<SignedInBrowser>): Promise<void> {

@@ -39,7 +39,7 @@ export function createAppRouter() {
             },
             {
               path: '/settings',
-              lazy: () => import('./routes/coming-soon').then((m) => ({ Component: m.SettingsRoute })),
+              lazy: () => import('./routes/settings').then((m) => ({ Component: m.SettingsRoute })),
             },
             {
               path: '/csp-generator',

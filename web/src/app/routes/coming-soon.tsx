@@ -34,9 +34,3 @@ function ComingSoon({ title, description, detail }: { title: string; description
 export function AdminRoute() {
   return <ComingSoon title="Admin Panel" description="Manage all users, domains and analyses." />;
 }
-
-export function SettingsRoute() {
-  return (
-    <ComingSoon title="Settings" description="Your profile, password, two-factor authentication and team." />
-  );
-}

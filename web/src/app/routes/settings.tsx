@@ -1,0 +1,10 @@
+// /settings: the signed-in user's account (the signed-in layout guarantees a user).
+import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
+import { useUser } from '@/features/auth/api/get-user';
+import { SettingsScreen } from '@/features/settings/components/settings-screen';
+
+export function SettingsRoute() {
+  const user = useUser().data;
+  if (!user) return <FullScreenLoading />;
+  return <SettingsScreen user={user} />;
+}

@@ -1,0 +1,44 @@
+// /settings (spec section 2): 'Back to Dashboard' and the tabs Profile (default) and Security.
+import type { PublicUser } from '@csp/shared/schemas/auth';
+import { useState } from 'react';
+import { PageHeader } from '@/components/layouts/app-layout';
+import { BackLink } from '@/components/ui/back-link';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { PasswordForm } from './password-form';
+import { ProfileForm } from './profile-form';
+import { TwoFactorCard } from './two-factor-card';
+
+type Tab = 'profile' | 'security';
+
+export function SettingsScreen({ user }: { user: PublicUser }) {
+  const [tab, setTab] = useState<Tab>('profile');
+  return (
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
+      <BackLink />
+      <PageHeader title="Settings" description="Your profile, password and two-factor authentication." />
+      <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)}>
+        <TabsList label="Settings" className="self-start">
+          <TabsTrigger value="profile">Profile</TabsTrigger>
+          <TabsTrigger value="security">Security</TabsTrigger>
+        </TabsList>
+        <TabsContent value="profile">
+          <Card>
+            <CardHeader>
+              <CardTitle>Profile</CardTitle>
+              <CardDescription>How you appear in the product and where it can reach you.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              {/* Keyed by the account's state: the form starts from what the server says after a change. */}
+              <ProfileForm key={user.updatedAt} user={user} />
+            </CardContent>
+          </Card>
+        </TabsContent>
+        <TabsContent value="security" className="flex flex-col gap-6">
+          <PasswordForm />
+          <TwoFactorCard user={user} />
+        </TabsContent>
+      </Tabs>
+    </div>
+  );
+}
