@@ -139,6 +139,12 @@ async function main() {
     await page.click('button[type="submit"]');
     await shot('domain-new-errors', vp.name);
     await page.goto(`${baseUrl}/settings`, { waitUntil: 'networkidle0' });
+    await shot('settings-profile', vp.name);
+    await clickText(page, 'button', 'Security');
+    await page.click('[data-testid="setup-2fa"]');
+    await page.waitForSelector('[data-testid="qr-code"]');
+    await shot('settings-security', vp.name);
+    await page.goto(`${baseUrl}/admin`, { waitUntil: 'networkidle0' });
     await shot('coming-soon', vp.name);
     if (seeded)
       await analysisScreens(page, baseUrl, seeded, (name, full: boolean | string = true) =>
