@@ -9,6 +9,7 @@ import { originGuard } from './middleware/origin-guard';
 import { requestContext } from './middleware/request-context';
 import { loadSession } from './middleware/session';
 import { achievementRoutes } from './routes/achievements';
+import { adminRoutes } from './routes/admin';
 import { analysisRoutes } from './routes/analyses';
 import { authRoutes } from './routes/auth';
 import { configurationRoutes } from './routes/configurations';
@@ -46,5 +47,6 @@ export function createApiApp(deps: ApiDeps) {
   app.route('/', reportRoutes);
   app.route('/', configurationRoutes);
   app.route('/achievements', achievementRoutes);
+  app.route('/admin', adminRoutes);
   return app;
 }

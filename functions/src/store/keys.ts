@@ -5,6 +5,8 @@
 //   gsi3pk/gsi3sk    one partition per entity type, for the admin lists (paginated)
 
 export const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'USER' });
+/** The user item and the items kept beside it (achievements, run slots). */
+export const userPartition = (id: string) => `USER#${id}`;
 export const userIndexes = (id: string) => ({ gsi3pk: 'TYPE#USER', gsi3sk: id });
 export const usernameGuardKey = (username: string) => ({
   pk: `USERNAME#${username.toLowerCase()}`,
@@ -61,6 +63,7 @@ export const mfaPendingKey = (id: string) => ({ pk: `MFA#${id}`, sk: 'PENDING' }
 
 /** Used TOTP time steps, so a code is not accepted twice. */
 export const totpStepKey = (userId: string, step: number) => ({ pk: `TOTP#${userId}`, sk: `STEP#${step}` });
+export const totpStepsPartition = (userId: string) => `TOTP#${userId}`;
 
 export const TYPE_PARTITIONS = {
   user: 'TYPE#USER',
@@ -110,8 +113,9 @@ export const reportPolicyKey = (domainId: string, hash: string) => ({
 });
 
 /** Queue messages already counted, by the second they were sent: a redelivered message is not counted twice. */
+export const reportGuardPartition = (domainId: string) => `RGUARD#${domainId}`;
 export const reportGuardKey = (domainId: string, sentSecond: number) => ({
-  pk: `RGUARD#${domainId}`,
+  pk: reportGuardPartition(domainId),
   sk: String(sentSecond),
 });
 

@@ -12,6 +12,7 @@ import {
   reportCountKey,
   reportCountPartition,
   reportGuardKey,
+  reportGuardPartition,
   reportStatsKey,
   reportStatsPartition,
 } from './keys';
@@ -292,6 +293,8 @@ export async function clearReportCounts(db: Db, domainId: string): Promise<void>
   const partitions = [
     ...Array.from({ length: REPORT_LIMITS.counterShards }, (_, s) => reportCountPartition(domainId, s)),
     reportStatsPartition(domainId),
+    // The redelivery guards expire on their own, but nothing of a deleted domain is left behind.
+    reportGuardPartition(domainId),
   ];
   for (const pk of partitions) await batchDelete(db, await queryTable(db, pk));
 }

@@ -1,0 +1,51 @@
+// Deleting a user with everything that is theirs (spec section 6: "which also deletes their domains and
+// analyses"): each domain with its analyses, configurations and reports; standalone analyses; sessions;
+// achievements and other items of the user's partition; used 2FA steps; then the user and its guards.
+// Done in that order so a failure half way can be retried and never leaves an item pointing at no user.
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteAnalysisCascade } from './analyses';
+import { batchDelete } from './batch';
+import type { Db } from './db';
+import { deleteDomainCascade, listUserDomains } from './domains';
+import { totpStepsPartition, userAnalysesPartition, userKey, userPartition } from './keys';
+import { queryPartition } from './query';
+import { deleteUserSessions } from './sessions';
+import { deleteUserRecord, type UserRecord } from './users';
+
+/** Every item of one main-table partition (pk), as keys. */
+async function partitionKeys(db: Db, pk: string): Promise<{ pk: string; sk: string }[]> {
+  const keys: { pk: string; sk: string }[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': pk },
+        ProjectionExpression: 'pk, sk',
+        ExclusiveStartKey: start,
+      }),
+    );
+    keys.push(...((res.Items ?? []) as { pk: string; sk: string }[]));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return keys;
+}
+
+export async function deleteUserCascade(db: Db, user: UserRecord): Promise<void> {
+  for (const domain of await listUserDomains(db, user.id)) await deleteDomainCascade(db, domain);
+  const analyses = await queryPartition(db, {
+    index: 'gsi1',
+    partition: userAnalysesPartition(user.id),
+    projection: 'id, domainId',
+  });
+  for (const a of analyses) {
+    await deleteAnalysisCascade(db, { id: a.id as string, domainId: (a.domainId as string | null) ?? null });
+  }
+  await deleteUserSessions(db, user.id);
+  await batchDelete(db, await partitionKeys(db, totpStepsPartition(user.id)));
+  // The user's own partition: achievements, run slots… and the user item, deleted last with its guards.
+  const own = (await partitionKeys(db, userPartition(user.id))).filter((k) => k.sk !== userKey(user.id).sk);
+  await batchDelete(db, own);
+  await deleteUserRecord(db, user);
+}
