@@ -53,6 +53,12 @@ describe('admin command', () => {
     expect(short.code).toBe(1);
     expect(short.out).toContain('Password must be at least 6 characters');
     expect(await getUserByUsername(createDb({ table, endpoint }), 'tiny')).toBeNull();
+    // The API's own rules: a username of allowed characters, a valid email.
+    const odd = await admin(['create', 'bad name!'], { ADMIN_PASSWORD: 'long enough' });
+    expect(odd.code).toBe(1);
+    expect(odd.out).toContain('Username may contain letters, digits, dot, dash and underscore only');
+    const email = await admin(['create', 'goodname', '--email', 'not-an-email'], { ADMIN_PASSWORD: 'long enough' });
+    expect(email.out).toContain('Please enter a valid email');
     const usage = await admin(['create']);
     expect(usage.code).toBe(2);
     expect(usage.out).toContain('Usage: npm run admin -- create <username>');

@@ -4,6 +4,7 @@
 // its own) and, with DYNAMODB_ENDPOINT unset and TABLE_NAME/AWS credentials set, on a deployed table.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { registerSchema } from '@csp/shared/schemas/auth';
 import { hashPassword } from '../auth/password';
 import { loadConfig } from '../config';
 import { createDb } from '../store/db';
@@ -85,12 +86,16 @@ async function main() {
       return;
     }
     const password = await readPassword();
-    if (password.length < 6) throw new Error('Password must be at least 6 characters');
-    if (username.length < 3) throw new Error('Username must be at least 3 characters');
+    // The same rules as registration through the API (one definition: the shared schema).
+    const parsed = registerSchema
+      .pick({ username: true, password: true })
+      .extend({ email: registerSchema.shape.email.nullable() })
+      .safeParse({ username, password, email });
+    if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('; '));
     const user = await createUser(db, {
-      username,
-      email,
-      passwordHash: await hashPassword(password, config.SCRYPT_LOG_N),
+      username: parsed.data.username,
+      email: parsed.data.email,
+      passwordHash: await hashPassword(parsed.data.password, config.SCRYPT_LOG_N),
       role: 'admin',
     });
     process.stdout.write(`Admin ${user.username} created.\n`);
