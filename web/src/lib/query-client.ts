@@ -32,6 +32,9 @@ export function createQueryClient({ onLoggedOut }: { onLoggedOut?: () => void } 
         });
         clearTimeout(redirect);
         redirect = setTimeout(() => {
+          // As after Logout, nothing of this user stays cached (the next one to sign in in this tab would
+          // see it for 5 minutes); the user is known absent, so /auth shows its form and does not bounce.
+          queryClient.clear();
           queryClient.setQueryData(USER_QUERY_KEY, null);
           onLoggedOut?.();
         }, LOGGED_OUT_REDIRECT_MS);

@@ -13,7 +13,7 @@ import { ActiveAnalysisBox } from '@/features/analyses/components/active-analysi
 import { AnalysisHistoryCard } from '@/features/analyses/components/analysis-history-card';
 import { LatestAnalysisCard } from '@/features/analyses/components/latest-analysis-card';
 import { QuickStatsCard } from '@/features/analyses/components/quick-stats-card';
-import { RunAnalysisCard } from '@/features/analyses/components/run-analysis-card';
+import { INACTIVE_REASON_ID, RunAnalysisCard } from '@/features/analyses/components/run-analysis-card';
 import { SecurityHistoryCard } from '@/features/analyses/components/security-history-card';
 import { StartAnalysisButton } from '@/features/analyses/components/start-analysis-button';
 import { isInProgressStatus } from '@/features/analyses/utils/progress';
@@ -34,8 +34,9 @@ export function DomainDetailRoute() {
   const domain = useDomain(id);
   const analyses = useDomainAnalyses(id, { enabled: Boolean(domain.data) });
   const queryClient = useQueryClient();
-  // Starting a scan counts it on the domain (total scans, last scanned), here and in the dashboard list.
-  const onStarted = () => void queryClient.invalidateQueries({ queryKey: domainsQueryKey });
+  // Starting a scan counts it on the domain (total scans, last scanned), here and in the dashboard list; a
+  // start refused because the domain is inactive means it was deactivated elsewhere: reload it either way.
+  const reloadDomain = () => void queryClient.invalidateQueries({ queryKey: domainsQueryKey });
 
   if (domain.isLoading) return <DomainDetailSkeleton />;
 
@@ -88,7 +89,13 @@ export function DomainDetailRoute() {
 
       <div className="grid items-start gap-6 lg:grid-cols-3">
         <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
-          <RunAnalysisCard domainId={d.id} domainUrl={d.url} inactive={!d.isActive} onStarted={onStarted} />
+          <RunAnalysisCard
+            domainId={d.id}
+            domainUrl={d.url}
+            inactive={!d.isActive}
+            onStarted={reloadDomain}
+            onRefused={reloadDomain}
+          />
           <AnalysisHistoryCard
             analyses={list}
             loading={analyses.isLoading}
@@ -96,8 +103,10 @@ export function DomainDetailRoute() {
             emptyAction={
               <StartAnalysisButton
                 domainId={d.id}
-                onStarted={onStarted}
+                onStarted={reloadDomain}
+                onRefused={reloadDomain}
                 disabled={!d.isActive}
+                aria-describedby={d.isActive ? undefined : INACTIVE_REASON_ID}
                 variant="outline"
                 size="sm"
               >

@@ -1,6 +1,18 @@
 // A small tooltip (spec: opens after 700 ms; within 300 ms of another closing, it opens at once). Centred
-// over its trigger, and moved sideways when that would cut it at the edge of the screen (phones).
-import { type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+// over its trigger, and moved sideways when that would cut it at the edge of the screen (phones). The
+// trigger (the one element child) is described by it while open, so a screen reader reads the sentence on
+// focus; Escape closes it.
+import {
+  cloneElement,
+  type HTMLAttributes,
+  isValidElement,
+  type ReactNode,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { cn } from '@/lib/class-names';
 
 export const TOOLTIP_DELAY_MS = 700;
@@ -60,9 +72,13 @@ export function Tooltip({
       onMouseLeave={hide}
       onFocus={show}
       onBlur={hide}
-      aria-describedby={open ? id : undefined}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open) hide();
+      }}
     >
-      {children}
+      {isValidElement<HTMLAttributes<HTMLElement>>(children)
+        ? cloneElement(children, { 'aria-describedby': open ? id : undefined })
+        : children}
       {open ? (
         <span
           ref={bubble}

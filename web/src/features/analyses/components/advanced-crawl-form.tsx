@@ -21,10 +21,12 @@ export function AdvancedCrawlForm({
   domainId,
   domainUrl,
   onStarted,
+  onRefused,
 }: {
   domainId: string;
   domainUrl: string;
   onStarted?: () => void;
+  onRefused?: () => void;
 }) {
   const [fields, setFields] = useState<CrawlFormFields>(DEFAULT_CRAWL_FIELDS);
   const [sitemaps, setSitemaps] = useState('');
@@ -35,6 +37,7 @@ export function AdvancedCrawlForm({
       onStarted?.();
     },
     onError: (error) => setErrors(serverFieldErrors(error)),
+    onRefused,
   });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {

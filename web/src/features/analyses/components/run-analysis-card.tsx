@@ -10,17 +10,23 @@ import { formatCount } from '@/lib/format';
 import { AdvancedCrawlForm } from './advanced-crawl-form';
 import { StartAnalysisButton } from './start-analysis-button';
 
+/** The line saying why an inactive domain is not scanned: every disabled start points to it. */
+export const INACTIVE_REASON_ID = 'inactive-domain-reason';
+
 export function RunAnalysisCard({
   domainId,
   domainUrl,
   inactive = false,
   onStarted,
+  onRefused,
 }: {
   domainId: string;
   domainUrl: string;
   /** An inactive domain is not scanned: the starts are disabled and the card says why. */
   inactive?: boolean;
   onStarted?: () => void;
+  /** The API refused the start (the domain was deactivated since the screen loaded it). */
+  onRefused?: () => void;
 }) {
   const [advanced, setAdvanced] = useState(false);
   const panelId = useId();
@@ -49,6 +55,7 @@ export function RunAnalysisCard({
             <Button
               variant="outline"
               disabled={inactive}
+              aria-describedby={inactive ? INACTIVE_REASON_ID : undefined}
               aria-expanded={advanced}
               aria-controls={panelId}
               onClick={() => setAdvanced((v) => !v)}
@@ -60,11 +67,17 @@ export function RunAnalysisCard({
                 aria-hidden="true"
               />
             </Button>
-            <StartAnalysisButton domainId={domainId} onStarted={onStarted} disabled={inactive} />
+            <StartAnalysisButton
+              domainId={domainId}
+              onStarted={onStarted}
+              onRefused={onRefused}
+              disabled={inactive}
+              aria-describedby={inactive ? INACTIVE_REASON_ID : undefined}
+            />
           </div>
         </div>
         {inactive ? (
-          <p className="text-sm text-muted-foreground" data-testid="inactive-reason">
+          <p id={INACTIVE_REASON_ID} className="text-sm text-muted-foreground" data-testid="inactive-reason">
             {INACTIVE_DOMAIN}
           </p>
         ) : null}
@@ -73,6 +86,7 @@ export function RunAnalysisCard({
             <AdvancedCrawlForm
               domainId={domainId}
               domainUrl={domainUrl}
+              onRefused={onRefused}
               onStarted={() => {
                 setAdvanced(false);
                 onStarted?.();

@@ -7,10 +7,14 @@ import { useStartDomainAnalysis } from '../hooks/use-start-domain-analysis';
 export function StartAnalysisButton({
   domainId,
   onStarted,
+  onRefused,
   children = 'Quick Start Analysis',
   ...props
-}: { domainId: string; onStarted?: () => void } & Omit<ButtonProps, 'onClick' | 'loading'>) {
-  const start = useStartDomainAnalysis({ onSuccess: onStarted });
+}: { domainId: string; onStarted?: () => void; onRefused?: () => void } & Omit<
+  ButtonProps,
+  'onClick' | 'loading'
+>) {
+  const start = useStartDomainAnalysis({ onSuccess: onStarted, onRefused });
   return (
     <Button {...props} loading={start.isPending} onClick={() => start.mutate({ domainId, crawlRequest: {} })}>
       {start.isPending ? null : <Play aria-hidden="true" />}

@@ -1,0 +1,350 @@
+// Browser tests of small things users hit: a double click starts one analysis (Quick Start, the advanced
+// form, the standalone form), an inactive domain's starts are disabled with the API's own reason, Logout
+// shows no 'Unauthorized', a write answered 401 says 'You are logged out' once and goes to /auth, and every
+// tile explains itself in a tooltip that opens after 700 ms and fits a phone.
+import type { HttpClient } from '@csp/functions/src/testing/http-client';
+import { type Domain, INACTIVE_DOMAIN } from '@csp/shared/schemas/domain';
+import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { clickText, dismissToasts, type PageGuard, shareSession, waitForPath, waitForToast } from './harness';
+import { seedCompleted } from './seed';
+import {
+  closeSignedInBrowser,
+  type SignedInBrowser,
+  signIn,
+  startSignedInBrowser,
+} from './signed-in-browser';
+
+let server: SignedInBrowser['server'];
+let browser: Browser;
+let page: Page;
+let guard: PageGuard;
+let user: { id: string };
+let client: HttpClient;
+
+beforeAll(async () => {
+  ({ server, browser, page, guard, user, client } = await startSignedInBrowser());
+});
+
+afterAll(() => closeSignedInBrowser({ browser, server }));
+
+afterEach(() => {
+  guard.assertClean();
+});
+
+const QUICK_START = 'xpath/.//button[normalize-space()="Quick Start Analysis"]';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function createDomain(name: string, url: string, isActive = true): Promise<Domain> {
+  const res = await client.post('/api/domains', { name, url, isActive });
+  expect(res.status).toBe(201);
+  return (await res.json()) as Domain;
+}
+
+/** Counts the browser's POSTs to `path` from now on; `stop()` ends the count. */
+function countPosts(path: string) {
+  let count = 0;
+  const onRequest = (request: HTTPRequest) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === path) count += 1;
+  };
+  page.on('request', onRequest);
+  return {
+    get count() {
+      return count;
+    },
+    stop: () => page.off('request', onRequest),
+  };
+}
+
+/**
+ * Records the text of every toast shown from now on (a toast replaced by the next one is seen too), in
+ * this document: the app moves between screens without reloading it.
+ */
+async function recordToasts(): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const seen = new WeakSet<Element>();
+    const texts: string[] = [];
+    (window as unknown as { __toasts: string[] }).__toasts = texts;
+    const collect = () => {
+      for (const toast of document.querySelectorAll('[data-testid="toast"]')) {
+        if (seen.has(toast)) continue;
+        seen.add(toast);
+        texts.push((toast.textContent ?? '').replace(/\s+/g, ' '));
+      }
+    };
+    collect();
+    new MutationObserver(collect).observe(document.body, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
+}
+
+describe('one start per click', () => {
+  it('two clicks on Quick Start in the same tick send one POST and start one analysis', async () => {
+    const domain = await createDomain('Double click', 'https://double.example.com');
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    const button = await page.waitForSelector(QUICK_START);
+    const posts = countPosts('/api/csp-analyses');
+    // Both clicks run before React can re-render the button disabled.
+    await button!.evaluate((b) => {
+      (b as HTMLButtonElement).click();
+      (b as HTMLButtonElement).click();
+    });
+    await waitForToast(page, 'Analysis Started');
+    await page.waitForSelector('[data-testid="history-row"][data-status="pending"]');
+    await sleep(300); // a second request would have left by now
+    posts.stop();
+    expect(posts.count).toBe(1);
+    const list = (await (await client.get(`/api/domains/${domain.id}/analyses`)).json()) as unknown[];
+    expect(list).toHaveLength(1);
+    await dismissToasts(page);
+  });
+
+  it('a real double click on Quick Start starts one analysis', async () => {
+    const domain = await createDomain('Mouse', 'https://mouse.example.com');
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    const button = await page.waitForSelector(QUICK_START);
+    const posts = countPosts('/api/csp-analyses');
+    await button!.click({ count: 2 });
+    await waitForToast(page, 'Analysis Started');
+    await sleep(300);
+    posts.stop();
+    expect(posts.count).toBe(1);
+    const list = (await (await client.get(`/api/domains/${domain.id}/analyses`)).json()) as unknown[];
+    expect(list).toHaveLength(1);
+    await dismissToasts(page);
+  });
+
+  it('the advanced form and the standalone form submitted twice in a tick send one POST each', async () => {
+    const domain = await createDomain('Advanced', 'https://advanced.example.com');
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await clickText(page, 'button', 'Advanced Settings');
+    const form = await page.waitForSelector('form[aria-label="Advanced settings"]');
+    let posts = countPosts('/api/csp-analyses');
+    await form!.evaluate((f) => {
+      (f as HTMLFormElement).requestSubmit();
+      (f as HTMLFormElement).requestSubmit();
+    });
+    await waitForToast(page, 'Analysis Started');
+    await sleep(300);
+    posts.stop();
+    expect(posts.count).toBe(1);
+    const list = (await (await client.get(`/api/domains/${domain.id}/analyses`)).json()) as unknown[];
+    expect(list).toHaveLength(1);
+    await dismissToasts(page);
+
+    await page.goto(`${server.url}/csp-generator`, { waitUntil: 'load' });
+    const analyze = await page.waitForSelector('form[aria-label="Analyze website"]');
+    await page.type('input[name="url"]', 'https://standalone.example.org');
+    posts = countPosts('/api/csp/analyze');
+    await analyze!.evaluate((f) => {
+      (f as HTMLFormElement).requestSubmit();
+      (f as HTMLFormElement).requestSubmit();
+    });
+    await page.waitForFunction(() => new URLSearchParams(location.search).has('analysis'));
+    await sleep(300);
+    posts.stop();
+    expect(posts.count).toBe(1);
+    const all = (await (await client.get('/api/csp-analyses')).json()) as Array<{ url: string }>;
+    expect(all.filter((a) => a.url === 'https://standalone.example.org')).toHaveLength(1);
+  });
+});
+
+describe('an inactive domain', () => {
+  it('cannot be started: the starts are disabled and the line says why, in the API’s own words', async () => {
+    const domain = await createDomain('Paused', 'https://paused.example.com', false);
+    // The API refuses it, with the reason the screen shows.
+    const refused = await client.post('/api/csp-analyses', { domainId: domain.id, crawlRequest: {} });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).message).toBe(INACTIVE_DOMAIN);
+
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    const reason = await page.waitForSelector('[data-testid="inactive-reason"]');
+    expect(await reason!.evaluate((p) => p.textContent)).toBe(INACTIVE_DOMAIN);
+    const reasonId = await reason!.evaluate((p) => p.id);
+    for (const label of ['Quick Start Analysis', 'Start Your First Analysis', 'Advanced Settings']) {
+      const button = await page.waitForSelector(`xpath/.//button[normalize-space()="${label}"]`);
+      expect(await button!.evaluate((b) => (b as HTMLButtonElement).disabled), label).toBe(true);
+      // A screen reader hears why, too.
+      expect(await button!.evaluate((b) => b.getAttribute('aria-describedby')), label).toBe(reasonId);
+    }
+  });
+
+  it('deactivated in another tab: the refusal says why and the screen catches up', async () => {
+    const domain = await createDomain('Stale tab', 'https://stale.example.com');
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await page.waitForSelector(QUICK_START);
+    expect((await client.patch(`/api/domains/${domain.id}`, { isActive: false })).status).toBe(200);
+    guard.allowFailedRequest('/api/csp-analyses', 409);
+    await clickText(page, 'button', 'Quick Start Analysis');
+    const toast = await waitForToast(page, INACTIVE_DOMAIN);
+    expect(toast.variant).toBe('destructive');
+    expect(toast.text).not.toContain('Please try again');
+    await page.waitForSelector('[data-testid="inactive-reason"]');
+    expect(await page.$eval(QUICK_START, (b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    await dismissToasts(page);
+  });
+});
+
+describe('signing out', () => {
+  it("Logout goes to /auth without an 'Unauthorized' toast", async () => {
+    await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="stat-card"]');
+    const toasts = await recordToasts();
+    await clickText(page, 'button', 'Logout');
+    await waitForPath(page, '/auth');
+    await page.waitForSelector('form[aria-label="Sign in"]');
+    await sleep(800); // past the protected screen's 500 ms redirect
+    expect(await toasts()).toEqual([]);
+    expect(await page.evaluate(() => location.pathname)).toBe('/auth');
+    // Logout ended the session the API client shared: a new user for the tests that follow.
+    ({ user, client } = await signIn(server.url, browser));
+  });
+
+  it("a write answered 401 says 'You are logged out' once, clears the user and goes to /auth", async () => {
+    await page.goto(`${server.url}/domains/new`, { waitUntil: 'load' });
+    await page.waitForSelector('form[aria-label="Add domain"]');
+    // The session cookie is gone (expired, or cleared by the user): the next write is answered 401.
+    await page.deleteCookie(...(await page.cookies()));
+    guard.allowFailedRequest('/api/domains', 401);
+    const toasts = await recordToasts();
+    await page.type('input[name="name"]', 'Lost session');
+    await page.type('input[name="url"]', 'https://lost.example.com');
+    const clicked = Date.now();
+    await page.click('button[type="submit"]');
+    const toast = await waitForToast(page, 'You are logged out. Logging in again...');
+    expect(toast.text).toContain('Unauthorized');
+    expect(toast.variant).toBe('destructive');
+    await waitForPath(page, '/auth');
+    expect(Date.now() - clicked).toBeGreaterThanOrEqual(450);
+    // The user is known absent: /auth shows its form, it does not bounce back to the dashboard.
+    await page.waitForSelector('form[aria-label="Sign in"]');
+    await sleep(800);
+    expect(await page.evaluate(() => location.pathname)).toBe('/auth');
+    const shown = await toasts();
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toContain('You are logged out. Logging in again...');
+    await shareSession(browser, client.cookies);
+  });
+});
+
+describe('tooltips', () => {
+  it('every analysis tile explains itself after 700 ms, on hover or keyboard focus, and fits a phone', async () => {
+    const domain = await createDomain('Tips', 'https://tips.example.com');
+    const id = await seedCompleted(server.deps.db, { userId: user.id, domainId: domain.id, url: domain.url });
+    await page.goto(`${server.url}/analysis/${id}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="stat-tile"]');
+    expect(
+      await page.$$eval('[data-testid="stat-tile"] [data-testid="info-tip"]', (tips) =>
+        tips.map((b) => `${b.tagName} ${b.getAttribute('aria-label')}`),
+      ),
+    ).toEqual([
+      'BUTTON About Progress',
+      'BUTTON About Resources',
+      'BUTTON About Domains',
+      'BUTTON About Issues',
+    ]);
+
+    const hovered = Date.now();
+    await page.hover('[aria-label="About Resources"]');
+    await sleep(300);
+    expect(await page.$('[role="tooltip"]')).toBeNull();
+    const tip = await page.waitForSelector('[role="tooltip"]', { timeout: 2000 });
+    expect(Date.now() - hovered).toBeGreaterThanOrEqual(650);
+    expect(await tip!.evaluate((el) => el.textContent)).toContain('Distinct URLs the pages loaded');
+    // The button is described by its tooltip: a screen reader reads the sentence too.
+    expect(
+      await page.$eval(
+        '[aria-label="About Resources"]',
+        (b) => document.getElementById(b.getAttribute('aria-describedby') ?? '')?.role,
+      ),
+    ).toBe('tooltip');
+    await page.mouse.move(0, 0);
+    await page.waitForFunction(() => !document.querySelector('[role="tooltip"]'));
+    await sleep(400); // past the 300 ms in which the next one would open at once
+
+    // Keyboard: Tab to the (i) button shows the tooltip too.
+    await page.focus('[aria-label="About Progress"]');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'About Resources',
+    );
+    const focused = await page.waitForSelector('[role="tooltip"]', { timeout: 2000 });
+    expect(await focused!.evaluate((el) => el.textContent)).toContain('Distinct URLs the pages loaded');
+    // Escape closes it without moving the focus.
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('[role="tooltip"]'));
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+
+    // On a phone the tile on the right edge keeps its sentence on screen, wrapped.
+    await page.setViewport({ width: 390, height: 844 });
+    try {
+      await page.hover('[aria-label="About Resources"]');
+      const phone = await page.waitForSelector('[role="tooltip"]', { timeout: 2000 });
+      const box = await phone!.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return { left: r.left, right: r.right, width: r.width, height: r.height };
+      });
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.right).toBeLessThanOrEqual(390);
+      expect(box.width).toBeLessThanOrEqual(18 * 16 + 1);
+      expect(box.height).toBeGreaterThan(20); // more than one line
+      await page.mouse.move(0, 0);
+    } finally {
+      await page.setViewport({ width: 1280, height: 800 });
+    }
+  });
+
+  it('the dashboard cards, Quick Stats and the Analysis Summary rows each have a tooltip', async () => {
+    await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="stat-card"]');
+    expect(
+      await page.$$eval('[data-testid="stat-card"] [data-testid="info-tip"]', (tips) =>
+        tips.map((b) => b.getAttribute('aria-label')),
+      ),
+    ).toEqual([
+      'About Total Domains',
+      'About Total Analyses',
+      'About Active Scans',
+      'About Achievements',
+      'About Security Score',
+    ]);
+    await page.hover('[aria-label="About Active Scans"]');
+    const tip = await page.waitForSelector('[role="tooltip"]', { timeout: 2000 });
+    expect(await tip!.evaluate((el) => el.textContent)).toBe(
+      'Analyses waiting for a crawler or crawling now.',
+    );
+    await page.mouse.move(0, 0);
+
+    const domain = await createDomain('Stats', 'https://stats.example.com');
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="quick-stats"]');
+    expect(
+      await page.$$eval('[data-testid="quick-stats"] [data-testid="info-tip"]', (tips) =>
+        tips.map((b) => b.getAttribute('aria-label')),
+      ),
+    ).toEqual(['About Total analyses', 'About Success rate', 'About Status']);
+
+    const standalone = await seedCompleted(server.deps.db, {
+      userId: user.id,
+      domainId: null,
+      url: 'https://summary.example.org',
+    });
+    await page.goto(`${server.url}/csp-generator?analysis=${standalone}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="analysis-summary"]');
+    expect(
+      await page.$$eval('[data-testid="analysis-summary"] [data-testid="info-tip"]', (tips) =>
+        tips.map((b) => b.getAttribute('aria-label')),
+      ),
+    ).toEqual([
+      'About Pages Crawled',
+      'About Total Resources',
+      'About Unique Domains',
+      'About Security Issues',
+      'About Analysis Time',
+    ]);
+    await page.hover('[aria-label="About Unique Domains"]');
+    const summaryTip = await page.waitForSelector('[role="tooltip"]', { timeout: 2000 });
+    expect(await summaryTip!.evaluate((el) => el.textContent)).toContain('Distinct host names');
+    await page.mouse.move(0, 0);
+  });
+});
