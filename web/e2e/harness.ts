@@ -250,3 +250,10 @@ export async function dismissToasts(page: Page): Promise<void> {
     { timeout: 5000 },
   );
 }
+
+/** Clicks a button of the open dialog once its opening animation has settled. */
+export async function confirmDialog(page: Page, label: string): Promise<void> {
+  await page.waitForSelector('dialog[open]');
+  await new Promise((r) => setTimeout(r, 250));
+  await clickText(page, 'dialog[@open]//button', label);
+}

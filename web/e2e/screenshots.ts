@@ -145,7 +145,20 @@ async function main() {
     await page.waitForSelector('[data-testid="qr-code"]');
     await shot('settings-security', vp.name);
     await page.goto(`${baseUrl}/admin`, { waitUntil: 'networkidle0' });
-    await shot('coming-soon', vp.name);
+    await shot('admin-refused', vp.name);
+    if (local) {
+      // The same account as an administrator (the store is at hand in --local mode).
+      const { getUserByUsername, updateUserFields } = await import('@csp/functions/src/store/users');
+      const me = await getUserByUsername(local.db, account.username);
+      if (me) await updateUserFields(local.db, me.id, { role: 'admin' });
+      await page.goto(`${baseUrl}/admin`, { waitUntil: 'networkidle0' });
+      await page.waitForSelector('[data-testid="admin-users"]');
+      await shot('admin-users', vp.name);
+      await page.click('[role="tab"][id$="-tab-analyses"]');
+      await page.waitForSelector('[data-testid="admin-analyses"]');
+      await shot('admin-analyses', vp.name);
+      if (me) await updateUserFields(local.db, me.id, { role: 'user' });
+    }
     if (seeded)
       await analysisScreens(page, baseUrl, seeded, (name, full: boolean | string = true) =>
         shot(name, vp.name, full),

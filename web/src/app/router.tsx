@@ -35,7 +35,7 @@ export function createAppRouter() {
             },
             {
               path: '/admin',
-              lazy: () => import('./routes/coming-soon').then((m) => ({ Component: m.AdminRoute })),
+              lazy: () => import('./routes/admin').then((m) => ({ Component: m.AdminRoute })),
             },
             {
               path: '/settings',

@@ -1,0 +1,88 @@
+// The admin API (spec section 7): the three lists a page at a time, the role change and the deletions.
+// Every change refetches the lists (a deleted user takes their domains and analyses along).
+import {
+  type AdminAnalysisList,
+  type AdminDomainList,
+  type AdminUserList,
+  adminAnalysisListSchema,
+  adminDomainListSchema,
+  adminUserListSchema,
+} from '@csp/shared/schemas/admin';
+import type { Role } from '@csp/shared/schemas/auth';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { toast } from '@/hooks/use-toast';
+import { ApiError, apiGet, apiRequest } from '@/lib/api-client';
+import { isLoggedOutError } from '@/lib/query-client';
+
+export const ADMIN_LISTS = {
+  users: adminUserListSchema,
+  domains: adminDomainListSchema,
+  analyses: adminAnalysisListSchema,
+} as const;
+export type AdminListName = keyof typeof ADMIN_LISTS;
+export type AdminList<N extends AdminListName> = N extends 'users'
+  ? AdminUserList
+  : N extends 'domains'
+    ? AdminDomainList
+    : AdminAnalysisList;
+
+export const adminQueryKey = ['admin'] as const;
+
+async function getAdminList<N extends AdminListName>(name: N, cursor?: string): Promise<AdminList<N>> {
+  const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
+  const body = await apiGet<unknown>(`/api/admin/${name}${query}`);
+  const schema: z.ZodType = ADMIN_LISTS[name];
+  return (body === null ? { items: [], total: 0, nextCursor: null } : schema.parse(body)) as AdminList<N>;
+}
+
+export function useAdminList<N extends AdminListName>(name: N) {
+  return useInfiniteQuery({
+    queryKey: [...adminQueryKey, name],
+    queryFn: ({ pageParam }) => getAdminList(name, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+}
+
+/**
+ * A change, with its toasts here rather than at the call: a deleted row's button unmounts when the list
+ * refetches, and a call's own callbacks would not run any more.
+ */
+function useAdminMutation<I>(call: (input: I) => Promise<unknown>, success: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: async () => {
+      toast({ title: success });
+      await queryClient.invalidateQueries({ queryKey: adminQueryKey });
+    },
+    onError: (error) => {
+      if (isLoggedOutError(error)) return;
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: error instanceof ApiError ? (error.serverMessage ?? error.message) : error.message,
+      });
+    },
+  });
+}
+
+export const useChangeRole = () =>
+  useAdminMutation(
+    ({ id, role }: { id: string; role: Role }) =>
+      apiRequest('PUT', `/api/admin/users/${encodeURIComponent(id)}`, { role }),
+    'User role updated successfully',
+  );
+
+const DELETED: Record<AdminListName, string> = {
+  users: 'User deleted successfully',
+  domains: 'Domain deleted successfully',
+  analyses: 'Analysis deleted successfully',
+};
+
+export const useAdminDelete = (name: AdminListName) =>
+  useAdminMutation(
+    (id: string) => apiRequest('DELETE', `/api/admin/${name}/${encodeURIComponent(id)}`),
+    DELETED[name],
+  );
