@@ -57,7 +57,9 @@ describe('admin command', () => {
     const odd = await admin(['create', 'bad name!'], { ADMIN_PASSWORD: 'long enough' });
     expect(odd.code).toBe(1);
     expect(odd.out).toContain('Username may contain letters, digits, dot, dash and underscore only');
-    const email = await admin(['create', 'goodname', '--email', 'not-an-email'], { ADMIN_PASSWORD: 'long enough' });
+    const email = await admin(['create', 'goodname', '--email', 'not-an-email'], {
+      ADMIN_PASSWORD: 'long enough',
+    });
     expect(email.out).toContain('Please enter a valid email');
     const usage = await admin(['create']);
     expect(usage.code).toBe(2);
