@@ -257,3 +257,15 @@ export async function confirmDialog(page: Page, label: string): Promise<void> {
   await new Promise((r) => setTimeout(r, 250));
   await clickText(page, 'dialog[@open]//button', label);
 }
+
+/** Continues past the achievement overlay(s) a new unlock shows on the dashboard, if any is up. */
+export async function dismissAchievementOverlay(page: Page): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const overlay = await page
+      .waitForSelector('[data-testid="achievement-continue"]', { timeout: i === 0 ? 1500 : 500 })
+      .catch(() => null);
+    if (!overlay) return;
+    await overlay.click();
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -9,7 +9,7 @@ import type { Db } from '@csp/functions/src/store/db';
 import type { Page } from 'puppeteer-core';
 import { newAccount, registerAccount } from './accounts';
 import { launchBrowser } from './browser';
-import { clickText } from './harness';
+import { clickText, dismissAchievementOverlay } from './harness';
 import {
   CAPTURE,
   FINDINGS,
@@ -120,6 +120,14 @@ async function main() {
     if (vp.name === 'desktop') seeded = await seed(page, baseUrl, local?.db ?? null);
     await page.reload({ waitUntil: 'networkidle0' });
     await page.waitForSelector('[data-testid="stat-card"]');
+    // The domains just added unlocked 'First Domain': its overlay first.
+    if (
+      await page.waitForSelector('[data-testid="achievement-overlay"]', { timeout: 2000 }).catch(() => null)
+    ) {
+      await new Promise((r) => setTimeout(r, 400)); // past the confetti's first frames
+      await shot('achievement-overlay', vp.name, false);
+      await dismissAchievementOverlay(page);
+    }
     await shot('dashboard', vp.name);
     // A tile's tooltip at the screen's edge: it must stay readable and uncut.
     await page.hover('[aria-label="About Total Domains"]');

@@ -6,7 +6,15 @@ import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import { type Domain, INACTIVE_DOMAIN } from '@csp/shared/schemas/domain';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clickText, dismissToasts, type PageGuard, shareSession, waitForPath, waitForToast } from './harness';
+import {
+  clickText,
+  dismissAchievementOverlay,
+  dismissToasts,
+  type PageGuard,
+  shareSession,
+  waitForPath,
+  waitForToast,
+} from './harness';
 import { seedCompleted } from './seed';
 import {
   closeSignedInBrowser,
@@ -189,6 +197,7 @@ describe('signing out', () => {
   it("Logout goes to /auth without an 'Unauthorized' toast", async () => {
     await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
     await page.waitForSelector('[data-testid="stat-card"]');
+    await dismissAchievementOverlay(page);
     const toasts = await recordToasts();
     await clickText(page, 'button', 'Logout');
     await waitForPath(page, '/auth');
@@ -297,6 +306,7 @@ describe('tooltips', () => {
   it('the dashboard cards, Quick Stats and the Analysis Summary rows each have a tooltip', async () => {
     await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
     await page.waitForSelector('[data-testid="stat-card"]');
+    await dismissAchievementOverlay(page);
     expect(
       await page.$$eval('[data-testid="stat-card"] [data-testid="info-tip"]', (tips) =>
         tips.map((b) => b.getAttribute('aria-label')),

@@ -8,6 +8,7 @@
 // delivery finds it held and does nothing. Long crawls stop before the invocation's time runs out, store
 // their state in the blob store, release the lease and queue a continuation. An error releases the lease
 // and is thrown, so SQS delivers the message again and the next run resumes from the last checkpoint.
+
 import { randomUUID } from 'node:crypto';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
 import { auditPolicy } from '@csp/shared/csp/audit';
@@ -19,6 +20,7 @@ import { computeResourceStats } from '@csp/shared/csp/stats';
 import { crawlKnowledge } from '@csp/shared/reports/knowledge';
 import type { CspRules, Verification } from '@csp/shared/schemas/analysis';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
+import { recordAchievementEvent } from '../achievements/record';
 import type { AnalysisQueue } from '../api/deps';
 import type { BlobStore } from '../blobs';
 import { errorFields, type Logger } from '../logger';
@@ -267,6 +269,15 @@ async function crawlAndFinish(
     needsAttention,
   });
   if (completed) {
+    // Achievements of a completed analysis: one more analysis, and what its policy earned.
+    await recordAchievementEvent(db, log, analysis.userId, {
+      add: {
+        analyses: 1,
+        cleanPolicies: audit.findings.some((f) => f.code === 'unsafe-inline') ? 0 : 1,
+        verifiedClean: final.pagesChecked > 0 && final.violations === 0 ? 1 : 0,
+        aPlus: audit.grade === 'A+' || strictAudit.grade === 'A+' ? 1 : 0,
+      },
+    });
     // What the crawl saw, for judging the domain's violation reports later (suggestions).
     if (analysis.domainId) await putKnowledge(db, crawlKnowledge(analysis.id, artifact));
     await deps.blobs.delete(key);

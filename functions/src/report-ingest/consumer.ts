@@ -2,13 +2,16 @@
 // hour and chunk), raw reports (sampled above the per-group and per-domain budgets) and one stored copy of
 // each distinct policy. A message delivered twice is counted once: every message's token goes into the
 // guard in the same transaction as its counts, and a redelivered message is checked against the guard.
+
 import { createHash } from 'node:crypto';
 import { reportGroup } from '@csp/shared/reports/group';
 import { type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { type ReportMessage, reportMessageSchema } from '@csp/shared/schemas/report';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { recordAchievementEvent } from '../achievements/record';
 import { errorFields, type Logger } from '../logger';
 import { type Db, failedConditionIndexes, isConditionFailure } from '../store/db';
+import { getDomain } from '../store/domains';
 import { idFromSeed } from '../store/ids';
 import {
   applyCounts,
@@ -51,6 +54,15 @@ export function createReportConsumer(opts: ConsumerOptions) {
   const storedPolicies = new Set<string>();
 
   async function consumeDomain(domainId: string, batch: Delivered[]): Promise<void> {
+    await consumeDomainReports(domainId, batch);
+    // Achievements count the reports received (a redelivered message may count twice: thresholds only).
+    const received = batch.reduce((n, d) => n + d.message.reports.length, 0);
+    const domain = received > 0 ? await getDomain(db, domainId) : null;
+    if (domain)
+      await recordAchievementEvent(db, logger, domain.userId, { add: { reportsReceived: received } });
+  }
+
+  async function consumeDomainReports(domainId: string, batch: Delivered[]): Promise<void> {
     let todo = batch;
     const redelivered = todo.filter((d) => d.redelivered);
     if (redelivered.length > 0) {

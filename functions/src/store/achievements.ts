@@ -1,8 +1,10 @@
-// Achievements a user has unlocked (spec section 3). The catalogue and the rules that unlock them live in
-// shared/; this is only their storage.
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from './db';
-import { achievementPrefix } from './keys';
+// Achievements (spec section 3): what a user has unlocked, and the counters that unlock them. The catalogue
+// and the rule live in shared/achievements; this is their storage.
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { AchievementDefinition, Counters, Rarity } from '@csp/shared/achievements/catalogue';
+import { type Db, isConditionFailure, nowIso } from './db';
+import { newId } from './ids';
+import { achievementCountersKey, achievementKey, achievementPrefix } from './keys';
 
 export interface AchievementRecord {
   id: string;
@@ -11,11 +13,13 @@ export interface AchievementRecord {
   title: string;
   description: string;
   icon: string;
-  rarity: 'common' | 'rare' | 'epic' | 'legendary';
+  rarity: Rarity;
   points: number;
   metadata: Record<string, unknown>;
   unlockedAt: string;
   createdAt: string;
+  /** The overlay showed it (it is shown once per unlock). */
+  seen: boolean;
 }
 
 export async function listUserAchievements(db: Db, userId: string): Promise<AchievementRecord[]> {
@@ -28,6 +32,104 @@ export async function listUserAchievements(db: Db, userId: string): Promise<Achi
     }),
   );
   return (res.Items ?? [])
-    .map(({ pk: _p, sk: _s, ...rest }) => rest as AchievementRecord)
+    .map(({ pk: _p, sk: _s, ...rest }) => ({ seen: true, ...rest }) as AchievementRecord)
     .sort((a, b) => b.unlockedAt.localeCompare(a.unlockedAt));
+}
+
+/** Adds to some counters and sets others (at least), atomically; the counters after the change. */
+export async function updateCounters(
+  db: Db,
+  userId: string,
+  change: { add?: Counters; atLeast?: Counters },
+): Promise<Counters> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const adds: string[] = [];
+  const sets: string[] = [];
+  for (const [metric, n] of Object.entries(change.add ?? {})) {
+    if (!n) continue;
+    names[`#${metric}`] = metric;
+    values[`:${metric}`] = n;
+    adds.push(`#${metric} :${metric}`);
+  }
+  for (const [metric, n] of Object.entries(change.atLeast ?? {})) {
+    names[`#${metric}`] = metric;
+    values[`:${metric}`] = n;
+    // A flag such as twoFactor: 1 once it happened, whatever happens after.
+    sets.push(`#${metric} = :${metric}`);
+  }
+  if (adds.length === 0 && sets.length === 0) return {};
+  const res = await db.doc.send(
+    new UpdateCommand({
+      TableName: db.table,
+      Key: achievementCountersKey(userId),
+      UpdateExpression: [
+        adds.length ? `ADD ${adds.join(', ')}` : '',
+        sets.length ? `SET ${sets.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const { pk: _p, sk: _s, ...counters } = res.Attributes ?? {};
+  return counters as Counters;
+}
+
+export async function getCounters(db: Db, userId: string): Promise<Counters> {
+  const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: achievementCountersKey(userId) }));
+  const { pk: _p, sk: _s, ...counters } = res.Item ?? {};
+  return counters as Counters;
+}
+
+/** Records an unlock once (a concurrent second unlock of the same type writes nothing). */
+export async function putUnlock(db: Db, userId: string, a: AchievementDefinition): Promise<boolean> {
+  const now = nowIso();
+  const record: AchievementRecord = {
+    id: newId(),
+    userId,
+    type: a.type,
+    title: a.title,
+    description: a.description,
+    icon: a.icon,
+    rarity: a.rarity,
+    points: a.points,
+    metadata: { target: a.target, metric: a.metric },
+    unlockedAt: now,
+    createdAt: now,
+    seen: false,
+  };
+  try {
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: { ...achievementKey(userId, a.type), ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
+export async function markSeen(db: Db, userId: string, type: string): Promise<boolean> {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: achievementKey(userId, type),
+        UpdateExpression: 'SET seen = :t',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':t': true },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
 }

@@ -48,6 +48,8 @@ export const achievementKey = (userId: string, type: string) => ({
   sk: `ACHIEVEMENT#${type}`,
 });
 export const achievementPrefix = (userId: string) => ({ pk: `USER#${userId}`, skPrefix: 'ACHIEVEMENT#' });
+/** What the achievements count per user (domains added, analyses completed, reports received…). */
+export const achievementCountersKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'COUNTERS' });
 
 /** A solved proof-of-work challenge, kept until it expires so it is accepted once. */
 export const altchaGuardKey = (signature: string) => ({ pk: `ALTCHA#${signature}`, sk: 'USED' });

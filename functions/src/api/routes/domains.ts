@@ -1,6 +1,7 @@
 // Domains of the signed-in user (spec section 7). Someone else's domain is a 404.
 import { domainCreateSchema, domainUpdateSchema } from '@csp/shared/schemas/domain';
 import { Hono } from 'hono';
+import { recordAchievementEvent } from '../../achievements/record';
 import { notFound } from '../../errors';
 import { failStale, listDomainAnalyses, toAnalysis } from '../../store/analyses';
 import {
@@ -21,6 +22,7 @@ export const domainRoutes = new Hono<ApiEnv>()
   .post('/', async (c) => {
     const input = await readBody(c, domainCreateSchema);
     const domain = await createDomain(c.var.deps.db, currentUser(c).id, input);
+    await recordAchievementEvent(c.var.deps.db, c.var.log, domain.userId, { add: { domains: 1 } });
     return c.json(domain, 201);
   })
 

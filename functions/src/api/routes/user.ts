@@ -2,6 +2,7 @@
 import { passwordChangeSchema, profileUpdateSchema, twoFactorDisableSchema } from '@csp/shared/schemas/auth';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { recordAchievementEvent } from '../../achievements/record';
 import { hashPassword, verifyPassword } from '../../auth/password';
 import { newTotpSetup, verifyTotp } from '../../auth/two-factor';
 import { AppError } from '../../errors';
@@ -75,6 +76,7 @@ export const userRoutes = new Hono<ApiEnv>()
       throw new AppError(400, 'Invalid verification code. Please try again.');
     }
     const updated = await updateUserFields(deps.db, user.id, { twoFactorEnabled: true });
+    await recordAchievementEvent(deps.db, c.var.log, user.id, { atLeast: { twoFactor: 1 } });
     // Sessions opened with the password alone end: from now on a sign-in needs the code too.
     await deleteUserSessions(deps.db, user.id, c.var.session?.sid);
     c.var.log.info('two-factor authentication enabled', { userId: user.id });

@@ -10,6 +10,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { StatTile } from '@/components/ui/stat-tile';
 import { useAchievementStats } from '@/features/achievements/api/get-achievement-stats';
 import { useAchievements } from '@/features/achievements/api/get-achievements';
+import { AchievementOverlay } from '@/features/achievements/components/achievement-overlay';
 import { AchievementsCard } from '@/features/achievements/components/achievements-card';
 import { useAnalyses } from '@/features/analyses/api/get-analyses';
 import { isActiveAnalysis } from '@/features/analyses/components/analysis-status-badge';
@@ -155,6 +156,7 @@ export function DashboardRoute() {
       </div>
 
       <AchievementsCard achievements={achievementList} stats={stats.data} error={achievements.error} />
+      <AchievementOverlay achievements={achievementList} />
     </>
   );
 }

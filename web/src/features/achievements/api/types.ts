@@ -11,6 +11,8 @@ export interface Achievement {
   rarity: Rarity | string;
   points: number;
   unlockedAt: string;
+  /** The overlay has shown it (once per unlock). */
+  seen?: boolean;
   /** Present when the API joins the progress item of this achievement's type. */
   progress?: { currentValue: number; targetValue: number } | null;
 }

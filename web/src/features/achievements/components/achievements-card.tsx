@@ -2,22 +2,28 @@
 // detail list (newest first) with icon, title, rarity badge, description, progress, unlock date and points.
 import {
   Award,
+  BadgeCheck,
   Bug,
   ChevronDown,
   Crown,
+  Eye,
   Flame,
   Globe,
   KeyRound,
+  Layers,
   Lock,
   type LucideIcon,
   Medal,
   Radar,
+  Radio,
+  Repeat,
   Shield,
   ShieldCheck,
   Sparkles,
   Star,
   Target,
   Trophy,
+  UserPlus,
   Users,
   Zap,
 } from 'lucide-react';
@@ -46,8 +52,16 @@ const RARITY_TILE: Record<string, string> = {
   legendary: 'bg-amber-50 text-amber-600',
 };
 
+// Every icon name the catalogue (shared/src/achievements/catalogue.ts) uses, and a few more.
 const ICONS: Record<string, LucideIcon> = {
   award: Award,
+  'badge-check': BadgeCheck,
+  eye: Eye,
+  'key-round': KeyRound,
+  layers: Layers,
+  radio: Radio,
+  repeat: Repeat,
+  'user-plus': UserPlus,
   bug: Bug,
   crown: Crown,
   flame: Flame,

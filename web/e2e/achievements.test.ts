@@ -1,0 +1,89 @@
+// The achievement overlay in the browser: unlocks earned by real actions are shown once each, oldest first,
+// with the spec's texts and 20 confetti dots; Continue and the backdrop dismiss it, and it goes by itself
+// after 8 s. Dismissed unlocks are marked seen on the server and not shown again.
+import type { HttpClient } from '@csp/functions/src/testing/http-client';
+import { totpCode } from '@csp/functions/src/testing/totp-codes';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type PageGuard, visibleText } from './harness';
+import { closeSignedInBrowser, type SignedInBrowser, startSignedInBrowser } from './signed-in-browser';
+
+let server: SignedInBrowser['server'];
+let browser: Browser;
+let page: Page;
+let guard: PageGuard;
+let client: HttpClient;
+
+beforeAll(async () => {
+  ({ server, browser, page, guard, client } = await startSignedInBrowser());
+});
+afterAll(() => closeSignedInBrowser({ browser, server }));
+afterEach(() => guard.assertClean());
+
+const overlayTitle = () =>
+  page.$eval('[data-testid="achievement-overlay"] h2', (el) => el.textContent).catch(() => null);
+
+describe('achievement overlay', () => {
+  it('shows each new unlock once: Continue, the backdrop, then by itself after 8 s', async () => {
+    const domain = await (
+      await client.post('/api/domains', { name: 'Site', url: 'https://site.example/' })
+    ).json();
+    const { secret } = await (await client.post('/api/user/2fa/setup')).json();
+    await client.post('/api/user/2fa/verify', { token: totpCode(secret) });
+
+    await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="achievement-overlay"]');
+    const text = await visibleText(page);
+    for (const expected of [
+      'Achievement Unlocked!',
+      'First Domain',
+      'Add your first website.',
+      '+10 points',
+      'Continue',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect(await page.$$('[data-testid="confetti-dot"]')).toHaveLength(20);
+    await page.click('[data-testid="achievement-continue"]');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="achievement-overlay"] h2')?.textContent === 'Locked Down',
+    );
+    await page.click('[data-testid="achievement-overlay-backdrop"]', { offset: { x: 5, y: 5 } });
+    await page.waitForFunction(() => !document.querySelector('[data-testid="achievement-overlay"]'));
+    const seen = await (await client.get('/api/achievements')).json();
+    expect(seen.every((a: { seen: boolean }) => a.seen)).toBe(true);
+
+    await page.reload({ waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="stat-card"]');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await overlayTitle()).toBeNull();
+
+    // A report received: the next visit shows 'Listening', which goes by itself after 8 s.
+    const report = await fetch(`${server.url}/api/uri-report?domain=${domain.uuid}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/csp-report' },
+      body: JSON.stringify({
+        'csp-report': {
+          'document-uri': 'https://site.example/',
+          'violated-directive': 'img-src',
+          'blocked-uri': 'https://x.example/a.png',
+        },
+      }),
+    });
+    expect(report.status).toBe(204);
+    for (let i = 0; i < 100; i++) {
+      const list = await (await client.get('/api/achievements')).json();
+      if (list.some((a: { type: string }) => a.type === 'first-report')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await page.reload({ waitUntil: 'load' });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="achievement-overlay"] h2')?.textContent === 'Listening',
+    );
+    const shownAt = Date.now();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="achievement-overlay"]'), {
+      timeout: 15_000,
+    });
+    expect(Date.now() - shownAt).toBeGreaterThan(6500);
+  });
+});
