@@ -163,6 +163,11 @@ describe('crawl handler', () => {
     const knowledge = await getKnowledge(s.deps.db, id);
     expect(knowledge?.pages.length).toBe(5);
     expect(knowledge?.code.some((c) => c.directive.startsWith('script-src'))).toBe(true);
+    // A completed analysis feeds the achievements: the first one, and a policy verified with 0 violations.
+    const unlocked = (await (await client.get('/api/achievements')).json()).map((a: { type: string }) => a.type);
+    expect(unlocked).toEqual(expect.arrayContaining(['first-analysis', 'verified-clean']));
+    // Its audit stored with it: badge, Issues and grade from the same findings.
+    expect(analysis.audit.issues).toBe(analysis.resourceStats.securityIssues);
   });
 
   it('continues a crawl that runs out of time in a new run, with progress kept', async () => {
