@@ -11,6 +11,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   clickText,
+  dismissAchievementOverlay,
   fill,
   type PageGuard,
   visibleText,
@@ -476,6 +477,8 @@ describe('analysis screen', () => {
 describe('standalone generator', () => {
   it("says 'Input Required' without input, then starts an analysis with the form's values", async () => {
     await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
+    // The domains added by earlier tests unlocked achievements: their overlay comes first.
+    await dismissAchievementOverlay(page);
     await clickText(page, 'a', 'CSP Analyzer');
     await waitForPath(page, '/csp-generator');
     await page.waitForSelector('form[aria-label="Analyze website"]');

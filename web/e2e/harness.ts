@@ -258,14 +258,25 @@ export async function confirmDialog(page: Page, label: string): Promise<void> {
   await clickText(page, 'dialog[@open]//button', label);
 }
 
-/** Continues past the achievement overlay(s) a new unlock shows on the dashboard, if any is up. */
+/**
+ * Continues past the achievement overlay(s) a new unlock shows on the dashboard, if any is up. The dashboard
+ * must be loaded (its lists decide the overlay); then each overlay is continued until none comes for a while.
+ */
 export async function dismissAchievementOverlay(page: Page): Promise<void> {
+  await page.waitForSelector('[data-testid="stat-card"]');
   for (let i = 0; i < 20; i++) {
     const overlay = await page
-      .waitForSelector('[data-testid="achievement-continue"]', { timeout: i === 0 ? 1500 : 500 })
+      .waitForSelector('[data-testid="achievement-continue"]', { timeout: i === 0 ? 2000 : 1000 })
       .catch(() => null);
     if (!overlay) return;
+    const title = await page.$eval('[data-testid="achievement-overlay"] h2', (h) => h.textContent);
     await overlay.click();
-    await new Promise((r) => setTimeout(r, 100));
+    // Gone, or the next unlock's overlay in its place.
+    await page.waitForFunction(
+      (shown: string | null) =>
+        document.querySelector('[data-testid="achievement-overlay"] h2')?.textContent !== shown,
+      {},
+      title,
+    );
   }
 }

@@ -14,6 +14,7 @@ import { launchBrowser } from './browser';
 import {
   buildWeb,
   clickText,
+  dismissAchievementOverlay,
   fill,
   guardPage,
   type PageGuard,
@@ -83,6 +84,8 @@ describe('from a new domain to a verified policy', () => {
     await clickText(page, 'button', 'Create Domain');
     await waitForToast(page, 'Domain Created');
     await waitForPath(page, '/dashboard');
+    // The first domain unlocked 'First Domain': the overlay comes first.
+    await dismissAchievementOverlay(page);
 
     await clickText(page, '*', 'Fixture shop');
     await page.waitForFunction(() => location.pathname.startsWith('/domains/'));
