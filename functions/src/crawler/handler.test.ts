@@ -164,7 +164,9 @@ describe('crawl handler', () => {
     expect(knowledge?.pages.length).toBe(5);
     expect(knowledge?.code.some((c) => c.directive.startsWith('script-src'))).toBe(true);
     // A completed analysis feeds the achievements: the first one, and a policy verified with 0 violations.
-    const unlocked = (await (await client.get('/api/achievements')).json()).map((a: { type: string }) => a.type);
+    const unlocked = (await (await client.get('/api/achievements')).json()).map(
+      (a: { type: string }) => a.type,
+    );
     expect(unlocked).toEqual(expect.arrayContaining(['first-analysis', 'verified-clean']));
     // Its audit stored with it: badge, Issues and grade from the same findings.
     expect(analysis.audit.issues).toBe(analysis.resourceStats.securityIssues);
