@@ -2,6 +2,7 @@
 // with the spec's texts and 20 confetti dots; Continue and the backdrop dismiss it, and it goes by itself
 // after 8 s. Dismissed unlocks are marked seen on the server and not shown again.
 import type { HttpClient } from '@csp/functions/src/testing/http-client';
+import { sendReport, until } from '@csp/functions/src/testing/reports';
 import { totpCode } from '@csp/functions/src/testing/totp-codes';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -64,23 +65,11 @@ describe('achievement overlay', () => {
     expect(await overlayTitle()).toBeNull();
 
     // A report received: the next visit shows 'Listening', which goes by itself after 8 s.
-    const report = await fetch(`${server.url}/api/uri-report?domain=${domain.uuid}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/csp-report' },
-      body: JSON.stringify({
-        'csp-report': {
-          'document-uri': 'https://site.example/',
-          'violated-directive': 'img-src',
-          'blocked-uri': 'https://x.example/a.png',
-        },
-      }),
-    });
-    expect(report.status).toBe(204);
-    for (let i = 0; i < 100; i++) {
-      const list = await (await client.get('/api/achievements')).json();
-      if (list.some((a: { type: string }) => a.type === 'first-report')) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    expect((await sendReport(server.url, domain.uuid)).status).toBe(204);
+    await until(
+      async () => (await client.get('/api/achievements')).json(),
+      (list: Array<{ type: string }>) => list.some((a) => a.type === 'first-report'),
+    );
     await page.reload({ waitUntil: 'load' });
     await page.waitForFunction(
       () => document.querySelector('[data-testid="achievement-overlay"] h2')?.textContent === 'Listening',

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../../local/server';
 import { registeredClient, startTestServer } from '../../testing/api-server';
+import { sendReport, until } from '../../testing/reports';
 import { totpCode } from '../../testing/totp-codes';
 
 let server: LocalServer;
@@ -50,23 +51,12 @@ describe('achievements', () => {
       'two-factor',
     ]);
 
-    const report = await fetch(`${server.url}/api/uri-report?domain=${domain.uuid}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/csp-report' },
-      body: JSON.stringify({
-        'csp-report': {
-          'document-uri': 'https://site.example/',
-          'violated-directive': 'img-src',
-          'blocked-uri': 'https://x.example/a.png',
-        },
-      }),
-    });
-    expect(report.status).toBe(204);
-    let list: Array<{ type: string; seen: boolean; userId: string; points: number }> = [];
-    for (let i = 0; i < 100 && !list.some((a) => a.type === 'first-report'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      list = await (await client.get('/api/achievements')).json();
-    }
+    expect((await sendReport(server.url, domain.uuid)).status).toBe(204);
+    type Unlock = { type: string; seen: boolean; userId: string; points: number };
+    const list = await until(
+      async (): Promise<Unlock[]> => (await client.get('/api/achievements')).json(),
+      (l) => l.some((a) => a.type === 'first-report'),
+    );
     expect(types(list)).toEqual(['first-domain', 'first-report', 'two-factor']);
     expect(list.every((a) => a.userId === user.id && a.seen === false)).toBe(true);
 

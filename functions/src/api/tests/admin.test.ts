@@ -9,6 +9,7 @@ import { claimAnalysis, completeAnalysis, createAnalysis } from '../../store/ana
 import { updateUserFields } from '../../store/users';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 import { HttpClient } from '../../testing/http-client';
+import { sendReport, until } from '../../testing/reports';
 
 let server: LocalServer;
 beforeAll(async () => {
@@ -58,22 +59,11 @@ async function userWithData() {
     cspRules: { 'default-src': ["'self'"] },
   });
   expect(config.status).toBe(201);
-  const report = await fetch(`${server.url}/api/uri-report?domain=${domain.uuid}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/csp-report' },
-    body: JSON.stringify({
-      'csp-report': {
-        'document-uri': 'https://site.example/',
-        'violated-directive': 'img-src',
-        'blocked-uri': 'https://x.example/a.png',
-      },
-    }),
-  });
-  expect(report.status).toBe(204);
-  for (let i = 0; i < 100; i++) {
-    if ((await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json()).total > 0) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  expect((await sendReport(server.url, domain.uuid)).status).toBe(204);
+  await until(
+    async () => (await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json()).total,
+    (total) => total > 0,
+  );
   return {
     ...account,
     domain,

@@ -3,7 +3,7 @@
 // spec's toasts. Domains and analyses are listed by their owner's id.
 import type { PublicUser, Role } from '@csp/shared/schemas/auth';
 import { ShieldCheck, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { PageHeader } from '@/components/layouts/app-layout';
 import { BackLink } from '@/components/ui/back-link';
 import { Badge } from '@/components/ui/badge';
@@ -16,7 +16,13 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { AnalysisStatusBadge } from '@/features/analyses/components/analysis-status-badge';
 import { formatCount, formatDate } from '@/lib/format';
-import { type AdminListName, useAdminDelete, useAdminList, useChangeRole } from '../api/admin';
+import {
+  type AdminList,
+  type AdminListName,
+  useAdminDelete,
+  useAdminList,
+  useChangeRole,
+} from '../api/admin';
 
 const WHAT_GOES: Record<AdminListName, string> = {
   users:
@@ -107,154 +113,157 @@ function Loading() {
 const th = 'px-5 py-2.5 font-medium sm:px-6';
 const td = 'px-5 py-3 sm:px-6';
 
-function UsersTable({ me }: { me: PublicUser }) {
-  const q = useAdminList('users');
+type AdminItem<N extends AdminListName> = AdminList<N>['items'][number];
+
+/** One admin list: loading, its rows a page at a time, Load more. */
+function AdminTable<N extends AdminListName>({
+  list,
+  head,
+  row,
+}: {
+  list: N;
+  head: ReactNode;
+  row: (item: AdminItem<N>) => ReactNode;
+}) {
+  const q = useAdminList(list);
   if (q.isLoading) return <Loading />;
-  const users = q.data?.pages.flatMap((p) => p.items) ?? [];
+  // The pages of this list hold items of its type (the union TypeScript infers over lists is wider).
+  const items = (q.data?.pages ?? []).flatMap((p) => p.items as unknown[]) as AdminItem<N>[];
   return (
     <div className="flex flex-col">
-      <ListTable
-        testId="admin-users"
-        head={
-          <>
-            <th scope="col" className={th}>
-              User
-            </th>
-            <th scope="col" className={th}>
-              Email
-            </th>
-            <th scope="col" className={th}>
-              Role
-            </th>
-            <th scope="col" className={th}>
-              Joined
-            </th>
-            <th scope="col" className={th}>
-              <span className="sr-only">Actions</span>
-            </th>
-          </>
-        }
-      >
-        {users.map((u) => (
-          <tr key={u.id} data-testid="admin-row" data-id={u.id}>
-            <td className={td}>
-              <div className="font-medium text-foreground">{u.username}</div>
-              <div className="text-xs text-muted-foreground">
-                {[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}
-              </div>
-            </td>
-            <td className={`${td} break-all`}>{u.email ?? '—'}</td>
-            <td className={td}>
-              <RoleSelect user={u} self={u.id === me.id} />
-            </td>
-            <td className={`${td} whitespace-nowrap`}>{formatDate(u.createdAt)}</td>
-            <td className={`${td} text-right`}>
-              {u.id === me.id ? null : <DeleteButton list="users" id={u.id} label={`user ${u.username}`} />}
-            </td>
-          </tr>
-        ))}
+      <ListTable testId={`admin-${list}`} head={head}>
+        {items.map(row)}
       </ListTable>
       <LoadMore query={q} />
     </div>
+  );
+}
+
+function UsersTable({ me }: { me: PublicUser }) {
+  return (
+    <AdminTable
+      list="users"
+      head={
+        <>
+          <th scope="col" className={th}>
+            User
+          </th>
+          <th scope="col" className={th}>
+            Email
+          </th>
+          <th scope="col" className={th}>
+            Role
+          </th>
+          <th scope="col" className={th}>
+            Joined
+          </th>
+          <th scope="col" className={th}>
+            <span className="sr-only">Actions</span>
+          </th>
+        </>
+      }
+      row={(u) => (
+        <tr key={u.id} data-testid="admin-row" data-id={u.id}>
+          <td className={td}>
+            <div className="font-medium text-foreground">{u.username}</div>
+            <div className="text-xs text-muted-foreground">
+              {[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}
+            </div>
+          </td>
+          <td className={`${td} break-all`}>{u.email ?? '—'}</td>
+          <td className={td}>
+            <RoleSelect user={u} self={u.id === me.id} />
+          </td>
+          <td className={`${td} whitespace-nowrap`}>{formatDate(u.createdAt)}</td>
+          <td className={`${td} text-right`}>
+            {u.id === me.id ? null : <DeleteButton list="users" id={u.id} label={`user ${u.username}`} />}
+          </td>
+        </tr>
+      )}
+    />
   );
 }
 
 function DomainsTable() {
-  const q = useAdminList('domains');
-  if (q.isLoading) return <Loading />;
-  const domains = q.data?.pages.flatMap((p) => p.items) ?? [];
   return (
-    <div className="flex flex-col">
-      <ListTable
-        testId="admin-domains"
-        head={
-          <>
-            <th scope="col" className={th}>
-              Domain
-            </th>
-            <th scope="col" className={th}>
-              Owner id
-            </th>
-            <th scope="col" className={th}>
-              Status
-            </th>
-            <th scope="col" className={th}>
-              Scans
-            </th>
-            <th scope="col" className={th}>
-              <span className="sr-only">Actions</span>
-            </th>
-          </>
-        }
-      >
-        {domains.map((d) => (
-          <tr key={d.id} data-testid="admin-row" data-id={d.id}>
-            <td className={td}>
-              <div className="font-medium text-foreground">{d.name}</div>
-              <div className="font-mono text-xs break-all text-muted-foreground">{d.url}</div>
-            </td>
-            <td className={`${td} font-mono text-xs`}>{d.userId}</td>
-            <td className={td}>
-              <Badge variant={d.isActive ? 'success' : 'secondary'}>
-                {d.isActive ? 'Active' : 'Inactive'}
-              </Badge>
-            </td>
-            <td className={`${td} tabular-nums`}>{formatCount(d.totalScans)}</td>
-            <td className={`${td} text-right`}>
-              <DeleteButton list="domains" id={d.id} label={`domain ${d.name}`} />
-            </td>
-          </tr>
-        ))}
-      </ListTable>
-      <LoadMore query={q} />
-    </div>
+    <AdminTable
+      list="domains"
+      head={
+        <>
+          <th scope="col" className={th}>
+            Domain
+          </th>
+          <th scope="col" className={th}>
+            Owner id
+          </th>
+          <th scope="col" className={th}>
+            Status
+          </th>
+          <th scope="col" className={th}>
+            Scans
+          </th>
+          <th scope="col" className={th}>
+            <span className="sr-only">Actions</span>
+          </th>
+        </>
+      }
+      row={(d) => (
+        <tr key={d.id} data-testid="admin-row" data-id={d.id}>
+          <td className={td}>
+            <div className="font-medium text-foreground">{d.name}</div>
+            <div className="font-mono text-xs break-all text-muted-foreground">{d.url}</div>
+          </td>
+          <td className={`${td} font-mono text-xs`}>{d.userId}</td>
+          <td className={td}>
+            <Badge variant={d.isActive ? 'success' : 'secondary'}>{d.isActive ? 'Active' : 'Inactive'}</Badge>
+          </td>
+          <td className={`${td} tabular-nums`}>{formatCount(d.totalScans)}</td>
+          <td className={`${td} text-right`}>
+            <DeleteButton list="domains" id={d.id} label={`domain ${d.name}`} />
+          </td>
+        </tr>
+      )}
+    />
   );
 }
 
 function AnalysesTable() {
-  const q = useAdminList('analyses');
-  if (q.isLoading) return <Loading />;
-  const analyses = q.data?.pages.flatMap((p) => p.items) ?? [];
   return (
-    <div className="flex flex-col">
-      <ListTable
-        testId="admin-analyses"
-        head={
-          <>
-            <th scope="col" className={th}>
-              URL
-            </th>
-            <th scope="col" className={th}>
-              Owner id
-            </th>
-            <th scope="col" className={th}>
-              Status
-            </th>
-            <th scope="col" className={th}>
-              Created
-            </th>
-            <th scope="col" className={th}>
-              <span className="sr-only">Actions</span>
-            </th>
-          </>
-        }
-      >
-        {analyses.map((a) => (
-          <tr key={a.id} data-testid="admin-row" data-id={a.id}>
-            <td className={`${td} font-mono text-xs break-all`}>{a.url}</td>
-            <td className={`${td} font-mono text-xs`}>{a.userId}</td>
-            <td className={td}>
-              <AnalysisStatusBadge status={a.status} />
-            </td>
-            <td className={`${td} whitespace-nowrap`}>{formatDate(a.createdAt)}</td>
-            <td className={`${td} text-right`}>
-              <DeleteButton list="analyses" id={a.id} label="this analysis" />
-            </td>
-          </tr>
-        ))}
-      </ListTable>
-      <LoadMore query={q} />
-    </div>
+    <AdminTable
+      list="analyses"
+      head={
+        <>
+          <th scope="col" className={th}>
+            URL
+          </th>
+          <th scope="col" className={th}>
+            Owner id
+          </th>
+          <th scope="col" className={th}>
+            Status
+          </th>
+          <th scope="col" className={th}>
+            Created
+          </th>
+          <th scope="col" className={th}>
+            <span className="sr-only">Actions</span>
+          </th>
+        </>
+      }
+      row={(a) => (
+        <tr key={a.id} data-testid="admin-row" data-id={a.id}>
+          <td className={`${td} font-mono text-xs break-all`}>{a.url}</td>
+          <td className={`${td} font-mono text-xs`}>{a.userId}</td>
+          <td className={td}>
+            <AnalysisStatusBadge status={a.status} />
+          </td>
+          <td className={`${td} whitespace-nowrap`}>{formatDate(a.createdAt)}</td>
+          <td className={`${td} text-right`}>
+            <DeleteButton list="analyses" id={a.id} label="this analysis" />
+          </td>
+        </tr>
+      )}
+    />
   );
 }
 

@@ -1,0 +1,34 @@
+// Test helpers for violation reports: one report as Firefox sends it, through the real endpoint, and
+// waiting for what the asynchronous consumer does with it.
+
+/** POSTs one csp-report for a page of https://site.example to a domain's endpoint; the response. */
+export function sendReport(
+  baseUrl: string,
+  domainUuid: string,
+  report: Record<string, string> = {
+    'document-uri': 'https://site.example/',
+    'violated-directive': 'img-src',
+    'blocked-uri': 'https://x.example/a.png',
+  },
+): Promise<Response> {
+  return fetch(`${baseUrl}/api/uri-report?domain=${domainUuid}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/csp-report' },
+    body: JSON.stringify({ 'csp-report': report }),
+  });
+}
+
+/** Reads until `done` holds (the consumer works in the background); the last value read. */
+export async function until<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    value = await read();
+  }
+  return value;
+}
