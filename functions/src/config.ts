@@ -49,6 +49,15 @@ const envSchema = z.object({
   /** Reports one domain may send per second (per process), with bursts of twice that. */
   REPORT_DOMAIN_PER_SECOND: z.coerce.number().int().min(1).default(1000),
   BLOB_BUCKET: z.string().optional(),
+  /**
+   * Outgoing mail (team invitations), e.g. smtps://user:pass@email-smtp.eu-west-1.amazonaws.com:465.
+   * Optional: without it invitations are not mailed and the owner copies their link.
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().default('CSP Generator <no-reply@localhost>'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

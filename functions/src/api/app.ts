@@ -15,6 +15,7 @@ import { authRoutes } from './routes/auth';
 import { configurationRoutes } from './routes/configurations';
 import { domainRoutes } from './routes/domains';
 import { reportRoutes } from './routes/reports';
+import { teamRoutes } from './routes/teams';
 import { userRoutes } from './routes/user';
 
 const limitKb = (kb: number) => limitBody(kb * 1024);
@@ -46,6 +47,7 @@ export function createApiApp(deps: ApiDeps) {
   app.route('/', analysisRoutes);
   app.route('/', reportRoutes);
   app.route('/', configurationRoutes);
+  app.route('/', teamRoutes);
   app.route('/achievements', achievementRoutes);
   app.route('/admin', adminRoutes);
   return app;

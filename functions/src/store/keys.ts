@@ -131,3 +131,23 @@ export const configurationIndexes = (domainId: string, id: string) => ({
   gsi2sk: id,
 });
 export const domainConfigurationsPartition = (domainId: string) => `DOMAIN#${domainId}#CONFIG`;
+
+/** A team. Its slug is unique through a guard item written in the same transaction. */
+export const teamKey = (id: string) => ({ pk: `TEAM#${id}`, sk: 'TEAM' });
+export const teamSlugGuardKey = (slug: string) => ({ pk: `TEAMSLUG#${slug.toLowerCase()}`, sk: 'GUARD' });
+/** On a user item while they belong to a team: the team's members are its gsi2 partition, by joining time. */
+export const teamMemberIndexes = (teamId: string, joinedAt: string, userId: string) => ({
+  gsi2pk: `TEAM#${teamId}#MEMBER`,
+  gsi2sk: `${joinedAt}#${userId}`,
+});
+export const teamMembersPartition = (teamId: string) => `TEAM#${teamId}#MEMBER`;
+
+/** A team invitation; a team's invitations are its gsi2 partition, oldest first. */
+export const invitationKey = (id: string) => ({ pk: `INVITATION#${id}`, sk: 'INVITATION' });
+export const invitationIndexes = (teamId: string, id: string) => ({
+  gsi2pk: `TEAM#${teamId}#INVITATION`,
+  gsi2sk: id,
+});
+export const teamInvitationsPartition = (teamId: string) => `TEAM#${teamId}#INVITATION`;
+/** Finds an invitation by its token and keeps tokens unique. */
+export const invitationTokenKey = (token: string) => ({ pk: `INVITETOKEN#${token}`, sk: 'GUARD' });

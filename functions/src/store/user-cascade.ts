@@ -1,6 +1,7 @@
 // Deleting a user with everything that is theirs (spec section 6: "which also deletes their domains and
 // analyses"): each domain with its analyses, configurations and reports; standalone analyses; sessions;
 // achievements and other items of the user's partition; used 2FA steps; then the user and its guards.
+// The team they own is deleted (its members' teamId becomes null); from a team they are in, they leave.
 // Done in that order so a failure half way can be retried and never leaves an item pointing at no user.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteAnalysisCascade } from './analyses';
@@ -10,6 +11,7 @@ import { deleteDomainCascade, listUserDomains } from './domains';
 import { totpStepsPartition, userAnalysesPartition, userKey, userPartition } from './keys';
 import { queryPartition } from './query';
 import { deleteUserSessions } from './sessions';
+import { deleteTeam, getTeam, removeMember } from './teams';
 import { deleteUserRecord, type UserRecord } from './users';
 
 /** Every item of one main-table partition (pk), as keys. */
@@ -33,6 +35,9 @@ async function partitionKeys(db: Db, pk: string): Promise<{ pk: string; sk: stri
 }
 
 export async function deleteUserCascade(db: Db, user: UserRecord): Promise<void> {
+  const team = user.teamId ? await getTeam(db, user.teamId) : null;
+  if (team?.ownerId === user.id) await deleteTeam(db, team);
+  else if (team) await removeMember(db, team.id, user.id);
   for (const domain of await listUserDomains(db, user.id)) await deleteDomainCascade(db, domain);
   const analyses = await queryPartition(db, {
     index: 'gsi1',

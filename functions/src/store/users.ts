@@ -13,6 +13,8 @@ export interface UserRecord extends PublicUser {
   passwordHash: string;
   /** AES-256-GCM ciphertext of the TOTP secret (see auth/secret-box.ts); never leaves the server. */
   twoFactorSecret: string | null;
+  /** When they joined their team (set with teamId, see store/teams.ts). */
+  teamJoinedAt?: string | null;
 }
 
 export function toPublicUser(u: UserRecord): PublicUser {
@@ -31,7 +33,7 @@ export function toPublicUser(u: UserRecord): PublicUser {
 }
 
 function fromItem(item: Record<string, unknown>): UserRecord {
-  const { pk: _pk, sk: _sk, gsi3pk: _g, gsi3sk: _s, ...rest } = item;
+  const { pk: _pk, sk: _sk, gsi2pk: _t, gsi2sk: _j, gsi3pk: _g, gsi3sk: _s, ...rest } = item;
   return rest as unknown as UserRecord;
 }
 

@@ -38,6 +38,13 @@ export type DomainUpdateInput = z.infer<typeof domainUpdateSchema>;
 export const INACTIVE_DOMAIN =
   'This domain is inactive, so it is not scanned and its violation reports are refused. Activate it to run an analysis.';
 
+/** How a domain is seen: its owner changes it; the members of the owner's team see it read-only. */
+export const DOMAIN_ACCESS = ['owner', 'team'] as const;
+export type DomainAccess = (typeof DOMAIN_ACCESS)[number];
+/** The answer (403) to a team member's change of a team domain, and the domain screen's line. */
+export const READ_ONLY_MESSAGE =
+  "This domain belongs to your team's owner: members can see it but not change it";
+
 export const domainSchema = z.object({
   id: z.string(),
   userId: z.string(),
@@ -49,5 +56,7 @@ export const domainSchema = z.object({
   totalScans: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Set in the signed-in user's own answers (list and detail), not in the admin lists. */
+  access: z.enum(DOMAIN_ACCESS).optional(),
 });
 export type Domain = z.infer<typeof domainSchema>;

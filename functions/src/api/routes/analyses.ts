@@ -10,11 +10,12 @@ import {
   createAnalysis,
   failAnalysis,
   failStale,
-  getOwnedAnalysis,
+  getAnalysis,
   listUserAnalyses,
   toAnalysis,
 } from '../../store/analyses';
-import { getOwnedDomain, recordScanStarted } from '../../store/domains';
+import { recordScanStarted } from '../../store/domains';
+import { accessTo, domainFor } from '../access';
 import { parseWith, readBody } from '../body';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
@@ -45,8 +46,7 @@ export const analysisRoutes = new Hono<ApiEnv>()
     const { db } = deps;
     const user = currentUser(c);
     const { domainId, crawlRequest } = await readBody(c, startAnalysisSchema);
-    const domain = await getOwnedDomain(db, user.id, domainId);
-    if (!domain) throw notFound('Domain');
+    const domain = await domainFor(c, domainId, 'change');
     if (!domain.isActive) throw new AppError(409, INACTIVE_DOMAIN);
     // The analysis always crawls the domain's own URL (spec section 5, advanced crawl form).
     const request = parseWith(crawlRequestSchema, { ...crawlRequest, url: domain.url });
@@ -82,8 +82,13 @@ export const analysisRoutes = new Hono<ApiEnv>()
 
   .get('/csp/analyze/:id', requireUser, async (c) => {
     const { db } = c.var.deps;
-    const found = await getOwnedAnalysis(db, currentUser(c).id, c.req.param('id'));
-    if (!found) throw notFound('Analysis');
+    const found = await getAnalysis(db, c.req.param('id'));
+    // A team member reads the analyses of the owner's domains; standalone analyses stay private.
+    const seen =
+      found &&
+      (found.userId === currentUser(c).id ||
+        (found.domainId !== null && (await accessTo(c, found.userId)) === 'team'));
+    if (!found || !seen) throw notFound('Analysis');
     const [analysis] = await failStale(db, [found]);
     return c.json({ success: true, analysis: toAnalysis(analysis!) });
   });

@@ -1,6 +1,6 @@
 // Saved CSP configurations (spec sections 3 and 7): list a domain's, create, replace, delete, and export
 // the policy a configuration sends as server configuration, so a deploy pipeline can fetch it. Only the
-// owner may see or change one; for anyone else it does not exist (404).
+// owner changes one, the members of the owner's team read them; for anyone else they do not exist (404).
 import { auditComposed, composePolicy, exportOptionsOf } from '@csp/shared/configurations/compose';
 import { type ExportFormat, exportPolicy } from '@csp/shared/csp/serialize';
 import {
@@ -22,11 +22,11 @@ import {
   countDomainConfigurations,
   createConfiguration,
   deleteConfiguration,
-  getOwnedConfiguration,
+  getConfiguration,
   listDomainConfigurations,
   updateConfiguration,
 } from '../../store/configurations';
-import { getDomain, getOwnedDomain } from '../../store/domains';
+import { domainFor, type Need, type SeenDomain } from '../access';
 import { parseWith, readBody } from '../body';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
@@ -64,28 +64,21 @@ async function checkBaseAnalysis(c: Context<ApiEnv>, domain: Domain, body: Confi
   }
 }
 
-async function ownedConfiguration(c: Context<ApiEnv>): Promise<Configuration> {
-  const configuration = await getOwnedConfiguration(
-    c.var.deps.db,
-    currentUser(c).id,
-    c.req.param('id') ?? '',
-  );
+/** The configuration of the path and its domain, if the user may do what they ask with it. */
+async function configurationFor(
+  c: Context<ApiEnv>,
+  need: Need,
+): Promise<{ configuration: Configuration; domain: SeenDomain }> {
+  const configuration = await getConfiguration(c.var.deps.db, c.req.param('id') ?? '');
   if (!configuration) throw notFound('Configuration');
-  return configuration;
-}
-
-/** The configuration's domain: it exists as long as the configuration does (deleted with it). */
-async function domainOf(c: Context<ApiEnv>, configuration: Configuration): Promise<Domain> {
-  const domain = await getDomain(c.var.deps.db, configuration.domainId);
-  if (!domain) throw notFound('Configuration');
-  return domain;
+  const domain = await domainFor(c, configuration.domainId, need, { what: 'Configuration' });
+  return { configuration, domain };
 }
 
 export const configurationRoutes = new Hono<ApiEnv>()
   .get('/domains/:id/csp-configurations', requireUser, async (c) => {
     const { db } = c.var.deps;
-    const domain = await getOwnedDomain(db, currentUser(c).id, c.req.param('id'));
-    if (!domain) throw notFound('Domain');
+    const domain = await domainFor(c, c.req.param('id'), 'read');
     const list: ConfigurationList = {
       configurations: await listDomainConfigurations(db, domain.id),
       reportEndpoint: endpointOf(c, domain),
@@ -97,8 +90,7 @@ export const configurationRoutes = new Hono<ApiEnv>()
     const { db } = c.var.deps;
     const user = currentUser(c);
     const input = await readBody(c, configurationCreateSchema);
-    const domain = await getOwnedDomain(db, user.id, input.domainId);
-    if (!domain) throw notFound('Domain');
+    const domain = await domainFor(c, input.domainId, 'change');
     const { domainId: _ignored, ...body } = input;
     await checkBaseAnalysis(c, domain, body);
     if ((await countDomainConfigurations(db, domain.id)) >= CONFIGURATION_LIMITS.perDomain) {
@@ -119,13 +111,12 @@ export const configurationRoutes = new Hono<ApiEnv>()
 
   .put('/csp-configurations/:id', requireUser, async (c) => {
     const { db } = c.var.deps;
-    const existing = await ownedConfiguration(c);
+    const { configuration: existing, domain } = await configurationFor(c, 'change');
     const raw = await readBody(c, configurationBodySchema.and(parseDomainId));
     const { domainId, ...body } = raw;
     if (domainId && domainId !== existing.domainId) {
       throw new AppError(400, 'A configuration cannot move to another domain');
     }
-    const domain = await domainOf(c, existing);
     await checkBaseAnalysis(c, domain, body);
     const audit = auditComposed(composePolicy(body, endpointOf(c, domain)));
     const updated = await updateConfiguration(db, existing.id, body, audit);
@@ -134,15 +125,14 @@ export const configurationRoutes = new Hono<ApiEnv>()
   })
 
   .delete('/csp-configurations/:id', requireUser, async (c) => {
-    const existing = await ownedConfiguration(c);
+    const { configuration: existing } = await configurationFor(c, 'change');
     await deleteConfiguration(c.var.deps.db, existing.id);
     return c.json({ success: true });
   })
 
   .get('/csp-configurations/:id/export', requireUser, async (c) => {
-    const configuration = await ownedConfiguration(c);
+    const { configuration, domain } = await configurationFor(c, 'read');
     const { format } = parseWith(configurationExportQuerySchema, c.req.query());
-    const domain = await domainOf(c, configuration);
     const composed = composePolicy(configuration, endpointOf(c, domain));
     const target = EXPORT_FORMATS[format];
     const exported = exportPolicy(target, composed.rules, exportOptionsOf(composed));

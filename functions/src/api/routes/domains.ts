@@ -1,58 +1,58 @@
-// Domains of the signed-in user (spec section 7). Someone else's domain is a 404.
+// Domains of the signed-in user (spec section 7), and read-only the domains of their team's owner.
+// Someone else's domain is a 404; a member's change of a team domain is a 403 (see api/access.ts).
 import { domainCreateSchema, domainUpdateSchema } from '@csp/shared/schemas/domain';
 import { Hono } from 'hono';
 import { recordAchievementEvent } from '../../achievements/record';
 import { notFound } from '../../errors';
 import { failStale, listDomainAnalyses, toAnalysis } from '../../store/analyses';
-import {
-  createDomain,
-  deleteDomainCascade,
-  getOwnedDomain,
-  listUserDomains,
-  updateDomain,
-} from '../../store/domains';
+import { createDomain, deleteDomainCascade, listUserDomains, updateDomain } from '../../store/domains';
+import { domainFor, type SeenDomain, teamOwnerOf } from '../access';
 import { readBody } from '../body';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
 
 export const domainRoutes = new Hono<ApiEnv>()
   .use(requireUser)
-  .get('/', async (c) => c.json(await listUserDomains(c.var.deps.db, currentUser(c).id)))
+  .get('/', async (c) => {
+    const { db } = c.var.deps;
+    const user = currentUser(c);
+    const owner = await teamOwnerOf(c);
+    const own: SeenDomain[] = (await listUserDomains(db, user.id)).map((d) => ({ ...d, access: 'owner' }));
+    const team: SeenDomain[] =
+      owner && owner !== user.id
+        ? (await listUserDomains(db, owner)).map((d) => ({ ...d, access: 'team' }))
+        : [];
+    // Newest first across both (ids sort by creation time).
+    return c.json([...own, ...team].sort((a, b) => b.id.localeCompare(a.id)));
+  })
 
   .post('/', async (c) => {
     const input = await readBody(c, domainCreateSchema);
     const domain = await createDomain(c.var.deps.db, currentUser(c).id, input);
     await recordAchievementEvent(c.var.deps.db, c.var.log, domain.userId, { add: { domains: 1 } });
-    return c.json(domain, 201);
+    return c.json({ ...domain, access: 'owner' }, 201);
   })
 
-  .get('/:id', async (c) => {
-    const domain = await getOwnedDomain(c.var.deps.db, currentUser(c).id, c.req.param('id'));
-    if (!domain) throw notFound('Domain');
-    return c.json(domain);
-  })
+  .get('/:id', async (c) => c.json(await domainFor(c, c.req.param('id'), 'read')))
 
   .patch('/:id', async (c) => {
     const { db } = c.var.deps;
-    const domain = await getOwnedDomain(db, currentUser(c).id, c.req.param('id'));
-    if (!domain) throw notFound('Domain');
+    const domain = await domainFor(c, c.req.param('id'), 'change');
     const input = await readBody(c, domainUpdateSchema);
     const updated = await updateDomain(db, domain.id, input);
     if (!updated) throw notFound('Domain');
-    return c.json(updated);
+    return c.json({ ...updated, access: domain.access });
   })
 
   .delete('/:id', async (c) => {
     const { db } = c.var.deps;
-    const domain = await getOwnedDomain(db, currentUser(c).id, c.req.param('id'));
-    if (!domain) throw notFound('Domain');
+    const domain = await domainFor(c, c.req.param('id'), 'change');
     await deleteDomainCascade(db, domain);
     return c.json({ success: true });
   })
 
   .get('/:id/analyses', async (c) => {
     const { db } = c.var.deps;
-    const domain = await getOwnedDomain(db, currentUser(c).id, c.req.param('id'));
-    if (!domain) throw notFound('Domain');
+    const domain = await domainFor(c, c.req.param('id'), 'read');
     return c.json((await failStale(db, await listDomainAnalyses(db, domain.id))).map(toAnalysis));
   });

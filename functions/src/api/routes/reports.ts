@@ -1,16 +1,15 @@
 // Violation reports of a domain (spec section 7): the list over a window with exact counts, deleting one
-// or all, and suggestions judged against the latest crawl. Only the domain's owner (and admins) may see
-// them; for anyone else the domain does not exist (404).
+// or all, and suggestions judged against the latest crawl. The domain's owner (and admins) see and delete
+// them, the members of the owner's team see them; for anyone else the domain does not exist (404).
 import { groupDirective, groupSource, reportGroup } from '@csp/shared/reports/group';
 import { type ReportGroupEvidence, suggestFromReports } from '@csp/shared/reports/suggestions';
 import type { DropCounts, ReportList, ReportSuggestionList } from '@csp/shared/schemas/report';
 import { reportListQuerySchema, reportWindowSchema } from '@csp/shared/schemas/report';
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors';
 import { domainReportEndpoint } from '../../http/public-origin';
 import { listDomainAnalyses } from '../../store/analyses';
-import { getDomain } from '../../store/domains';
 import { getKnowledge } from '../../store/knowledge';
 import {
   clearReportCounts,
@@ -29,20 +28,14 @@ import {
   listDomainReports,
   recentDomainReports,
 } from '../../store/reports';
+import { domainFor } from '../access';
 import { parseWith } from '../body';
 import type { ApiEnv } from '../deps';
-import { currentUser, requireUser } from '../middleware/session';
+import { requireUser } from '../middleware/session';
 
 const HOUR = 3600_000;
 /** Reports read to find the pages and code samples of each group (the counts stay exact regardless). */
 const SUGGESTION_EVIDENCE = 1000;
-
-async function readableDomain(c: Context<ApiEnv>, id: string) {
-  const user = currentUser(c);
-  const domain = await getDomain(c.var.deps.db, id);
-  if (!domain || (domain.userId !== user.id && user.role !== 'admin')) throw notFound('Domain');
-  return domain;
-}
 
 /** The window's hours, oldest first: from the hour `days` ago to the current one. */
 function windowHours(days: number, now = Date.now()): string[] {
@@ -56,7 +49,7 @@ function windowHours(days: number, now = Date.now()): string[] {
 export const reportRoutes = new Hono<ApiEnv>()
   .get('/domains/:id/uri-reports', requireUser, async (c) => {
     const { db } = c.var.deps;
-    const domain = await readableDomain(c, c.req.param('id'));
+    const domain = await domainFor(c, c.req.param('id'), 'read', { admins: true });
     const q = parseWith(reportListQuerySchema, c.req.query());
     const hours = windowHours(q.days);
     const from = hours[0]!;
@@ -98,7 +91,7 @@ export const reportRoutes = new Hono<ApiEnv>()
 
   .delete('/domains/:id/uri-reports', requireUser, async (c) => {
     const { db } = c.var.deps;
-    const domain = await readableDomain(c, c.req.param('id'));
+    const domain = await domainFor(c, c.req.param('id'), 'change', { admins: true });
     const deleted = await clearDomainReports(db, domain.id);
     await clearReportCounts(db, domain.id);
     return c.json({ success: true, deleted });
@@ -108,9 +101,7 @@ export const reportRoutes = new Hono<ApiEnv>()
     const { db } = c.var.deps;
     const report = await getReport(db, c.req.param('id'));
     if (!report) throw notFound('Report');
-    const user = currentUser(c);
-    const domain = await getDomain(db, report.domainId);
-    if (!domain || (domain.userId !== user.id && user.role !== 'admin')) throw notFound('Report');
+    const domain = await domainFor(c, report.domainId, 'change', { what: 'Report', admins: true });
     await deleteReportItem(db, report.id);
     const { directive, source } = reportGroup(report);
     await uncountReport(db, domain.id, {
@@ -124,7 +115,7 @@ export const reportRoutes = new Hono<ApiEnv>()
 
   .get('/domains/:id/report-suggestions', requireUser, async (c) => {
     const { db } = c.var.deps;
-    const domain = await readableDomain(c, c.req.param('id'));
+    const domain = await domainFor(c, c.req.param('id'), 'read', { admins: true });
     const { days } = parseWith(z.object({ days: reportWindowSchema }), c.req.query());
     const hours = windowHours(days);
     const since = hourStartMs(hours[0]!);

@@ -1,0 +1,40 @@
+// Sending e-mail is optional: with SMTP_URL set (smtp:// or smtps://, credentials in the URL) messages go
+// through it; without it nothing is sent and the caller says so (the team owner copies the invitation link).
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Config } from '../config';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+const transports = new Map<string, Transporter>();
+
+function transportFor(url: string): Transporter {
+  let t = transports.get(url);
+  if (!t) {
+    // Short timeouts: a slow mail server must not hold an API request for minutes.
+    t = nodemailer.createTransport({
+      url,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 15_000,
+    });
+    transports.set(url, t);
+  }
+  return t;
+}
+
+/** Whether the deployment can send e-mail at all. */
+export const canSendMail = (config: Pick<Config, 'SMTP_URL'>) => Boolean(config.SMTP_URL);
+
+/** Sends one message; false when no mail server is configured. Throws when the server refuses it. */
+export async function sendMail(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, mail: Mail): Promise<boolean> {
+  if (!config.SMTP_URL) return false;
+  await transportFor(config.SMTP_URL).sendMail({ from: config.MAIL_FROM, ...mail });
+  return true;
+}
+
+/** Text taken from users (a team's name) in a header: one line, no control characters. */
+export const headerSafe = (s: string) => s.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
