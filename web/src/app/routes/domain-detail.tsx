@@ -1,5 +1,7 @@
 // /domains/:id (spec "Domain detail"): the domain, its running analysis, quick and advanced starts, quick
 // stats, the latest analysis and the history, the CSP rules generator and the security reports panel.
+// A team member sees the owner's domain read-only: no start, activate, delete, save or report deletion.
+import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { SearchX } from 'lucide-react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -72,6 +74,7 @@ export function DomainDetailRoute() {
   const d = domain.data;
   const list = analyses.data ?? [];
   const active = list.find((a) => isInProgressStatus(a.status));
+  const readOnly = d.access === 'team';
 
   return (
     <>
@@ -79,39 +82,50 @@ export function DomainDetailRoute() {
       <DomainOverviewCard
         domain={d}
         actions={
-          <>
-            <DomainActiveButton domain={d} />
-            <DeleteDomainButton domain={d} onDeleted={() => navigate('/dashboard', { replace: true })} />
-          </>
+          readOnly ? null : (
+            <>
+              <DomainActiveButton domain={d} />
+              <DeleteDomainButton domain={d} onDeleted={() => navigate('/dashboard', { replace: true })} />
+            </>
+          )
         }
       />
+      {readOnly ? (
+        <div data-testid="read-only-domain">
+          <Alert tone="info">{READ_ONLY_MESSAGE}.</Alert>
+        </div>
+      ) : null}
       {active ? <ActiveAnalysisBox analysis={active} /> : null}
 
       <div className="grid items-start gap-6 lg:grid-cols-3">
         <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
-          <RunAnalysisCard
-            domainId={d.id}
-            domainUrl={d.url}
-            inactive={!d.isActive}
-            onStarted={reloadDomain}
-            onRefused={reloadDomain}
-          />
+          {readOnly ? null : (
+            <RunAnalysisCard
+              domainId={d.id}
+              domainUrl={d.url}
+              inactive={!d.isActive}
+              onStarted={reloadDomain}
+              onRefused={reloadDomain}
+            />
+          )}
           <AnalysisHistoryCard
             analyses={list}
             loading={analyses.isLoading}
             error={analyses.error}
             emptyAction={
-              <StartAnalysisButton
-                domainId={d.id}
-                onStarted={reloadDomain}
-                onRefused={reloadDomain}
-                disabled={!d.isActive}
-                aria-describedby={d.isActive ? undefined : INACTIVE_REASON_ID}
-                variant="outline"
-                size="sm"
-              >
-                Start Your First Analysis
-              </StartAnalysisButton>
+              readOnly ? null : (
+                <StartAnalysisButton
+                  domainId={d.id}
+                  onStarted={reloadDomain}
+                  onRefused={reloadDomain}
+                  disabled={!d.isActive}
+                  aria-describedby={d.isActive ? undefined : INACTIVE_REASON_ID}
+                  variant="outline"
+                  size="sm"
+                >
+                  Start Your First Analysis
+                </StartAnalysisButton>
+              )
             }
           />
         </div>
@@ -126,8 +140,8 @@ export function DomainDetailRoute() {
           <SecurityHistoryCard points={securityHistory(list)} />
         </div>
       </div>
-      <RulesGeneratorPanel domainId={d.id} analyses={list} />
-      <ReportsPanel domainId={d.id} />
+      <RulesGeneratorPanel domainId={d.id} analyses={list} readOnly={readOnly} />
+      <ReportsPanel domainId={d.id} readOnly={readOnly} />
     </>
   );
 }

@@ -20,6 +20,7 @@ export function ConfigurationToolbar({
   onNew,
   onSave,
   onDelete,
+  readOnly = false,
 }: {
   configurations: Configuration[];
   selectedId: string | null;
@@ -31,6 +32,8 @@ export function ConfigurationToolbar({
   onNew: () => void;
   onSave: () => void;
   onDelete: () => Promise<unknown>;
+  /** A team member: may load and try configurations (and download them), not save or delete. */
+  readOnly?: boolean;
 }) {
   const [confirming, setConfirming] = useState(false);
   const selected = configurations.find((c) => c.id === selectedId);
@@ -57,20 +60,28 @@ export function ConfigurationToolbar({
           <FilePlus2 aria-hidden="true" />
           New
         </Button>
-        <Button onClick={onSave} disabled={!canSave || saving} data-testid="configuration-save">
-          <Save aria-hidden="true" />
-          {saving ? 'Saving...' : selectedId ? (dirty ? 'Save changes' : 'Save') : 'Save'}
-        </Button>
-        <Button
-          variant="outline"
-          className="text-destructive hover:bg-red-50 hover:text-destructive"
-          onClick={() => setConfirming(true)}
-          disabled={!selected || deleting}
-          data-testid="configuration-delete"
-        >
-          <Trash2 aria-hidden="true" />
-          Delete
-        </Button>
+        {readOnly ? (
+          <p className="self-center text-xs text-muted-foreground" data-testid="configuration-read-only">
+            Only the team owner can save or delete configurations.
+          </p>
+        ) : (
+          <>
+            <Button onClick={onSave} disabled={!canSave || saving} data-testid="configuration-save">
+              <Save aria-hidden="true" />
+              {saving ? 'Saving...' : selectedId ? (dirty ? 'Save changes' : 'Save') : 'Save'}
+            </Button>
+            <Button
+              variant="outline"
+              className="text-destructive hover:bg-red-50 hover:text-destructive"
+              onClick={() => setConfirming(true)}
+              disabled={!selected || deleting}
+              data-testid="configuration-delete"
+            >
+              <Trash2 aria-hidden="true" />
+              Delete
+            </Button>
+          </>
+        )}
       </div>
       <ConfirmDialog
         open={confirming}

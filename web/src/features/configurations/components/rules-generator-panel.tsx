@@ -32,7 +32,16 @@ const errorText = (error: unknown) =>
       ? error.message
       : '';
 
-export function RulesGeneratorPanel({ domainId, analyses }: { domainId: string; analyses: Analysis[] }) {
+export function RulesGeneratorPanel({
+  domainId,
+  analyses,
+  readOnly = false,
+}: {
+  domainId: string;
+  analyses: Analysis[];
+  /** A team member reading the owner's domain: everything but Save and Delete. */
+  readOnly?: boolean;
+}) {
   const list = useConfigurations(domainId);
   const save = useSaveConfiguration(domainId);
   const remove = useDeleteConfiguration(domainId);
@@ -183,6 +192,7 @@ export function RulesGeneratorPanel({ domainId, analyses }: { domainId: string; 
               onNew={onNew}
               onSave={onSave}
               onDelete={onDelete}
+              readOnly={readOnly}
             />
             {loaded ? (
               <p className="-mt-3 text-xs text-muted-foreground" data-testid="configuration-saved-at">

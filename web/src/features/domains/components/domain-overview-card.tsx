@@ -5,7 +5,7 @@ import { ExternalLink, Globe } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Card } from '@/components/ui/card';
 import { formatCount, formatDate, formatDateTime } from '@/lib/format';
-import { DomainStatusBadge } from './domains-card';
+import { DomainStatusBadge, TeamBadge } from './domains-card';
 
 export function DomainOverviewCard({ domain, actions }: { domain: Domain; actions?: ReactNode }) {
   return (
@@ -21,6 +21,7 @@ export function DomainOverviewCard({ domain, actions }: { domain: Domain; action
                 {domain.name}
               </h1>
               <DomainStatusBadge isActive={domain.isActive} />
+              {domain.access === 'team' ? <TeamBadge /> : null}
             </div>
             <a
               href={domain.url}

@@ -1,7 +1,7 @@
 // Dashboard "Your Domains": Add Domain, an empty state, and one row per domain (name, url,
 // Active/Inactive, count of scans, link to /domains/{id}).
 import type { Domain } from '@csp/shared/schemas/domain';
-import { Globe, Plus } from 'lucide-react';
+import { Globe, Plus, Users } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { buttonVariants } from '@/components/ui/button';
@@ -20,6 +20,16 @@ export function DomainStatusBadge({ isActive }: { isActive: boolean }) {
     <Badge variant="secondary">
       <span className="size-1.5 rounded-full bg-slate-400" aria-hidden="true" />
       Inactive
+    </Badge>
+  );
+}
+
+/** A domain of the team's owner, seen read-only by a member. */
+export function TeamBadge() {
+  return (
+    <Badge variant="outline" title="Your team owner's domain: you can see it, only the owner changes it">
+      <Users className="size-3" aria-hidden="true" />
+      Team
     </Badge>
   );
 }
@@ -99,12 +109,15 @@ export function DomainsCard({ domains, error }: { domains: Domain[]; error?: Err
                 data-testid="domain-row"
               >
                 <td className="max-w-0 py-3 pr-3 pl-5 sm:pl-6">
-                  <Link
-                    to={`/domains/${domain.id}`}
-                    className="block truncate font-medium text-foreground hover:text-primary"
-                  >
-                    {domain.name}
-                  </Link>
+                  <span className="flex min-w-0 items-center gap-2">
+                    <Link
+                      to={`/domains/${domain.id}`}
+                      className="block truncate font-medium text-foreground hover:text-primary"
+                    >
+                      {domain.name}
+                    </Link>
+                    {domain.access === 'team' ? <TeamBadge /> : null}
+                  </span>
                   <span className="block truncate font-mono text-xs text-muted-foreground">{domain.url}</span>
                   <span className="mt-1.5 flex items-center gap-2 sm:hidden">
                     <DomainStatusBadge isActive={domain.isActive} />

@@ -18,7 +18,8 @@ export function ReportRow({
   report: UriReport;
   now: number;
   deleting: boolean;
-  onDelete: () => void;
+  /** Absent when the viewer may not delete (a team member reading the owner's domain). */
+  onDelete?: () => void;
 }) {
   const fields: [string, string][] = [
     ['Document', orDash(report.documentUri)],
@@ -46,16 +47,18 @@ export function ReportRow({
           </div>
           <p className="break-all font-mono text-sm text-foreground">{orDash(report.blockedUri)}</p>
         </div>
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label="Delete report"
-          disabled={deleting}
-          onClick={onDelete}
-          className="shrink-0 text-muted-foreground hover:text-destructive"
-        >
-          <Trash2 aria-hidden="true" />
-        </Button>
+        {onDelete ? (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label="Delete report"
+            disabled={deleting}
+            onClick={onDelete}
+            className="shrink-0 text-muted-foreground hover:text-destructive"
+          >
+            <Trash2 aria-hidden="true" />
+          </Button>
+        ) : null}
       </div>
       <dl className="grid gap-x-4 gap-y-1 text-xs sm:grid-cols-[8rem_1fr]">
         {fields.map(([label, value]) => (

@@ -33,7 +33,8 @@ const errorToast = (error: Error) =>
     description: (error instanceof ApiError && error.serverMessage) || error.message,
   });
 
-export function ReportsPanel({ domainId }: { domainId: string }) {
+/** `readOnly`: a team member reading the owner's domain sees the reports but cannot delete them. */
+export function ReportsPanel({ domainId, readOnly = false }: { domainId: string; readOnly?: boolean }) {
   const [days, setDays] = useState<ReportWindow>(REPORT_LIMITS.defaultWindowDays as ReportWindow);
   const [confirmClear, setConfirmClear] = useState(false);
   const reports = useReports(domainId, days);
@@ -62,15 +63,17 @@ export function ReportsPanel({ domainId }: { domainId: string }) {
     <Card data-testid="reports-panel">
       <CardHeader
         actions={
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={!first || first.total === 0 || clearAll.isPending}
-            onClick={() => setConfirmClear(true)}
-          >
-            <Eraser aria-hidden="true" />
-            Clear All
-          </Button>
+          readOnly ? null : (
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={!first || first.total === 0 || clearAll.isPending}
+              onClick={() => setConfirmClear(true)}
+            >
+              <Eraser aria-hidden="true" />
+              Clear All
+            </Button>
+          )
         }
       >
         <CardTitle>Security Reports</CardTitle>
@@ -136,7 +139,7 @@ export function ReportsPanel({ domainId }: { domainId: string }) {
                       report={r}
                       now={now}
                       deleting={deleteOne.isPending && deleteOne.variables === r.id}
-                      onDelete={() => deleteOne.mutate(r.id)}
+                      onDelete={readOnly ? undefined : () => deleteOne.mutate(r.id)}
                     />
                   ))}
                 </ul>
