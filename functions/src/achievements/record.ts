@@ -4,17 +4,25 @@
 import type { AchievementDefinition, Counters } from '@csp/shared/achievements/catalogue';
 import { evaluateAchievements } from '@csp/shared/achievements/evaluate';
 import type { Logger } from '../logger';
-import { listUserAchievements, putUnlock, updateCounters } from '../store/achievements';
+import {
+  type CounterChange,
+  getCounters,
+  listUserAchievements,
+  putUnlock,
+  updateCounters,
+} from '../store/achievements';
 import type { Db } from '../store/db';
 
 export async function recordAchievementEvent(
   db: Db,
   log: Pick<Logger, 'warn'>,
   userId: string,
-  change: { add?: Counters; atLeast?: Counters },
+  change: CounterChange,
 ): Promise<AchievementDefinition[]> {
   try {
-    const counters = await updateCounters(db, userId, change);
+    // No change: what time alone unlocks (Quiet Week), checked when the user reads their achievements.
+    const changes = Object.values(change).some((c: Counters | undefined) => c && Object.keys(c).length > 0);
+    const counters = changes ? await updateCounters(db, userId, change) : await getCounters(db, userId);
     const unlocked = new Set((await listUserAchievements(db, userId)).map((a) => a.type));
     const { unlocks } = evaluateAchievements(counters, unlocked);
     const stored: AchievementDefinition[] = [];

@@ -9,6 +9,7 @@ import { type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { type ReportMessage, reportMessageSchema } from '@csp/shared/schemas/report';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { recordAchievementEvent } from '../achievements/record';
+import { sawNewSuspiciousGroup } from '../achievements/suspicious-watch';
 import { errorFields, type Logger } from '../logger';
 import { type Db, failedConditionIndexes, isConditionFailure } from '../store/db';
 import { getDomain } from '../store/domains';
@@ -58,8 +59,22 @@ export function createReportConsumer(opts: ConsumerOptions) {
     // Achievements count the reports received (a redelivered message may count twice: thresholds only).
     const received = batch.reduce((n, d) => n + d.message.reports.length, 0);
     const domain = received > 0 ? await getDomain(db, domainId) : null;
-    if (domain)
-      await recordAchievementEvent(db, logger, domain.userId, { add: { reportsReceived: received } });
+    if (!domain) return;
+    const now = Date.now();
+    const suspicious = await sawNewSuspiciousGroup(
+      db,
+      domain,
+      batch.flatMap((d) => d.message.reports),
+    ).catch((err) => {
+      // An achievement must never cost a report: stored already, the batch stands.
+      logger.warn('suspicious-group check failed', { domainId, ...errorFields(err) });
+      return false;
+    });
+    await recordAchievementEvent(db, logger, domain.userId, {
+      add: { reportsReceived: received },
+      firstOnly: { firstReportAt: now },
+      ...(suspicious ? { atLeast: { lastSuspiciousAt: now } } : {}),
+    });
   }
 
   async function consumeDomainReports(domainId: string, batch: Delivered[]): Promise<void> {

@@ -36,12 +36,16 @@ export async function listUserAchievements(db: Db, userId: string): Promise<Achi
     .sort((a, b) => b.unlockedAt.localeCompare(a.unlockedAt));
 }
 
-/** Adds to some counters and sets others (at least), atomically; the counters after the change. */
-export async function updateCounters(
-  db: Db,
-  userId: string,
-  change: { add?: Counters; atLeast?: Counters },
-): Promise<Counters> {
+export interface CounterChange {
+  add?: Counters;
+  /** Set to this value (a flag, or the latest moment of something). */
+  atLeast?: Counters;
+  /** Set only if never set (the first moment of something). */
+  firstOnly?: Counters;
+}
+
+/** Adds to some counters and sets others, atomically; the counters after the change. */
+export async function updateCounters(db: Db, userId: string, change: CounterChange): Promise<Counters> {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const adds: string[] = [];
@@ -57,6 +61,11 @@ export async function updateCounters(
     values[`:${metric}`] = n;
     // A flag such as twoFactor: 1 once it happened, whatever happens after.
     sets.push(`#${metric} = :${metric}`);
+  }
+  for (const [metric, n] of Object.entries(change.firstOnly ?? {})) {
+    names[`#${metric}`] = metric;
+    values[`:${metric}`] = n;
+    sets.push(`#${metric} = if_not_exists(#${metric}, :${metric})`);
   }
   if (adds.length === 0 && sets.length === 0) return {};
   const res = await db.doc.send(

@@ -121,6 +121,16 @@ export const reportGuardKey = (domainId: string, sentSecond: number) => ({
   sk: String(sentSecond),
 });
 
+/**
+ * Suspicious inline-code groups (directive × code × sample matching nothing the crawl saw) a domain's
+ * reports have shown: the first report of each resets its owner's quiet week.
+ */
+export const suspiciousSeenPartition = (domainId: string) => `RSUSP#${domainId}`;
+export const suspiciousSeenKey = (domainId: string, hash: string) => ({
+  pk: suspiciousSeenPartition(domainId),
+  sk: hash,
+});
+
 /** What a completed crawl saw (inline code samples per page), kept beside its analysis for suggestions. */
 export const knowledgeKey = (analysisId: string) => ({ pk: `ANALYSIS#${analysisId}`, sk: 'KNOWLEDGE' });
 

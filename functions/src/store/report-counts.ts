@@ -15,6 +15,7 @@ import {
   reportGuardPartition,
   reportStatsKey,
   reportStatsPartition,
+  suspiciousSeenPartition,
 } from './keys';
 import { queryTable, retentionExpiry } from './reports';
 
@@ -295,6 +296,7 @@ export async function clearReportCounts(db: Db, domainId: string): Promise<void>
     reportStatsPartition(domainId),
     // The redelivery guards expire on their own, but nothing of a deleted domain is left behind.
     reportGuardPartition(domainId),
+    suspiciousSeenPartition(domainId),
   ];
   for (const pk of partitions) await batchDelete(db, await queryTable(db, pk));
 }

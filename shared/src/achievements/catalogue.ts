@@ -17,9 +17,14 @@ export const METRICS = [
   'twoFactor',
   'teamsCreated',
   'membersJoined',
+  /** Derived, not stored: whole days since reports began or since the last new suspicious group. */
+  'quietDays',
 ] as const;
 export type Metric = (typeof METRICS)[number];
-export type Counters = Partial<Record<Metric, number>>;
+/** Moments kept beside the counters (epoch ms), from which time-based metrics are derived. */
+export const TIME_MARKS = ['firstReportAt', 'lastSuspiciousAt'] as const;
+export type TimeMark = (typeof TIME_MARKS)[number];
+export type Counters = Partial<Record<Metric | TimeMark, number>>;
 
 export interface AchievementDefinition {
   type: string;
@@ -143,6 +148,16 @@ export const ACHIEVEMENTS: readonly AchievementDefinition[] = [
     points: 25,
     metric: 'twoFactor',
     target: 1,
+  },
+  {
+    type: 'quiet-week',
+    title: 'Quiet Week',
+    description: 'Receive violation reports for a week without a new suspicious inline-code group.',
+    icon: 'shield-check',
+    rarity: 'epic',
+    points: 50,
+    metric: 'quietDays',
+    target: 7,
   },
   {
     type: 'team-created',

@@ -25,4 +25,27 @@ describe('achievements', () => {
     );
     expect(again.unlocks).toEqual([]);
   });
+
+  it('unlocks Quiet Week 7 days after reports began, unless a new suspicious group came later', () => {
+    const day = 86_400_000;
+    const start = Date.UTC(2026, 10, 1);
+    const quiet = (counters: Parameters<typeof evaluateAchievements>[0], now: number) =>
+      evaluateAchievements(counters, new Set(), undefined, now);
+    const typesOf = (r: ReturnType<typeof quiet>) => r.unlocks.map((a) => a.type);
+    // No reports yet: no streak, however long.
+    expect(
+      quiet({}, start + 30 * day).progress.find((p) => p.achievementType === 'quiet-week')?.currentValue,
+    ).toBe(0);
+    expect(typesOf(quiet({ firstReportAt: start }, start + 7 * day - 1))).not.toContain('quiet-week');
+    expect(quiet({ firstReportAt: start }, start + 6.5 * day).progress).toContainEqual({
+      achievementType: 'quiet-week',
+      currentValue: 6,
+      targetValue: 7,
+    });
+    expect(typesOf(quiet({ firstReportAt: start }, start + 7 * day))).toContain('quiet-week');
+    // A new suspicious group on day 3 restarts the week.
+    const reset = { firstReportAt: start, lastSuspiciousAt: start + 3 * day };
+    expect(typesOf(quiet(reset, start + 9 * day))).not.toContain('quiet-week');
+    expect(typesOf(quiet(reset, start + 10 * day))).toContain('quiet-week');
+  });
 });

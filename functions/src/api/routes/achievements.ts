@@ -4,6 +4,7 @@
 import { ACHIEVEMENTS } from '@csp/shared/achievements/catalogue';
 import { evaluateAchievements } from '@csp/shared/achievements/evaluate';
 import { Hono } from 'hono';
+import { recordAchievementEvent } from '../../achievements/record';
 import { notFound } from '../../errors';
 import { getCounters, listUserAchievements, markSeen } from '../../store/achievements';
 import type { ApiEnv } from '../deps';
@@ -20,7 +21,13 @@ function targetUserId(
 
 export const achievementRoutes = new Hono<ApiEnv>()
   .use(requireUser)
-  .get('/', async (c) => c.json(await listUserAchievements(c.var.deps.db, targetUserId(c))))
+  .get('/', async (c) => {
+    const { db } = c.var.deps;
+    const userId = targetUserId(c);
+    // What time alone unlocks (Quiet Week) is stored when the user looks, so the overlay shows it once.
+    await recordAchievementEvent(db, c.var.log, userId, {});
+    return c.json(await listUserAchievements(db, userId));
+  })
   .get('/progress', async (c) => {
     const { db } = c.var.deps;
     const userId = targetUserId(c);

