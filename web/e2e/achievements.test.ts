@@ -6,7 +6,7 @@ import { sendReport, until } from '@csp/functions/src/testing/reports';
 import { totpCode } from '@csp/functions/src/testing/totp-codes';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type PageGuard, visibleText } from './harness';
+import { clickText, dismissAchievementOverlay, type PageGuard, visibleText } from './harness';
 import { closeSignedInBrowser, type SignedInBrowser, startSignedInBrowser } from './signed-in-browser';
 
 let server: SignedInBrowser['server'];
@@ -79,5 +79,37 @@ describe('achievement overlay', () => {
       timeout: 15_000,
     });
     expect(Date.now() - shownAt).toBeGreaterThan(6500);
+  });
+});
+
+describe('achievements card', () => {
+  it('lists the unlocked ones newest first and the locked ones with their progress bars', async () => {
+    // Two more domains: 3 of the 5 that unlock 'Five Domains'.
+    for (const name of ['Two', 'Three']) {
+      await client.post('/api/domains', { name, url: `https://${name.toLowerCase()}.example/` });
+    }
+    await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="stat-card"]');
+    await dismissAchievementOverlay(page);
+    await clickText(page, 'button', 'Show Achievement Details');
+    await page.waitForSelector('[data-testid="locked-achievements"]');
+    const row = (type: string) =>
+      page.$eval(`[data-testid="locked-achievement"][data-type="${type}"]`, (el) =>
+        (el as HTMLElement).innerText.replace(/\s+/g, ' '),
+      );
+    expect(await row('five-domains')).toContain('3/5 (60%)');
+    expect(await row('ten-analyses')).toContain('0/10 (0%)');
+    expect(await row('quiet-week')).toContain('0/7 (0%)');
+    // Closest first; nothing unlocked is listed as locked.
+    const order = await page.$$eval('[data-testid="locked-achievement"]', (els) =>
+      els.map((el) => el.getAttribute('data-type')),
+    );
+    expect(order[0]).toBe('five-domains');
+    expect(order).not.toContain('first-domain');
+    expect(
+      await page.$eval('[role="progressbar"][aria-label="Portfolio progress"]', (el) =>
+        el.getAttribute('aria-valuenow'),
+      ),
+    ).toBe('60');
   });
 });

@@ -8,6 +8,7 @@ import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
 import { buttonVariants } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatTile } from '@/components/ui/stat-tile';
+import { useAchievementProgress } from '@/features/achievements/api/get-achievement-progress';
 import { useAchievementStats } from '@/features/achievements/api/get-achievement-stats';
 import { useAchievements } from '@/features/achievements/api/get-achievements';
 import { AchievementOverlay } from '@/features/achievements/components/achievement-overlay';
@@ -39,6 +40,7 @@ export function DashboardRoute() {
   const analyses = useAnalyses({ enabled: signedIn });
   const achievements = useAchievements({ enabled: signedIn });
   const stats = useAchievementStats({ enabled: signedIn });
+  const progress = useAchievementProgress({ enabled: signedIn });
 
   // Spec: a full-screen 'Loading...' while the user or any of the three lists is loading.
   if (!user || domains.isLoading || analyses.isLoading || achievements.isLoading)
@@ -155,7 +157,12 @@ export function DashboardRoute() {
         </div>
       </div>
 
-      <AchievementsCard achievements={achievementList} stats={stats.data} error={achievements.error} />
+      <AchievementsCard
+        achievements={achievementList}
+        stats={stats.data}
+        progress={progress.data ?? []}
+        error={achievements.error}
+      />
       <AchievementOverlay achievements={achievementList} />
     </>
   );

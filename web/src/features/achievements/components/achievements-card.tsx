@@ -1,5 +1,8 @@
 // Dashboard "Security Achievements": unlocked count, total points, a count per rarity, and a collapsible
-// detail list (newest first) with icon, title, rarity badge, description, progress, unlock date and points.
+// detail list (newest first) with icon, title, rarity badge, description, progress, unlock date and points,
+// then the locked ones closest to unlocking, each with its progress bar (current/target and percent).
+
+import { ACHIEVEMENTS, type AchievementProgress } from '@csp/shared/achievements/catalogue';
 import {
   Award,
   BadgeCheck,
@@ -127,26 +130,45 @@ function statsOf(achievements: Achievement[], stats: AchievementStats | null | u
   };
 }
 
+const percentOf = (p: { currentValue: number; targetValue: number }) =>
+  p.targetValue > 0 ? Math.min(100, Math.round((p.currentValue / p.targetValue) * 100)) : 0;
+
+/** The catalogue's locked achievements with their progress, closest to unlocking first. */
+function lockedOf(achievements: Achievement[], progress: AchievementProgress[]) {
+  const unlocked = new Set(achievements.map((a) => a.type));
+  const byType = new Map(progress.map((p) => [p.achievementType, p]));
+  return ACHIEVEMENTS.filter((a) => !unlocked.has(a.type))
+    .map((a) => ({
+      ...a,
+      progress: byType.get(a.type) ?? { achievementType: a.type, currentValue: 0, targetValue: a.target },
+    }))
+    .sort((a, b) => percentOf(b.progress) - percentOf(a.progress));
+}
+
 export function AchievementsCard({
   achievements,
   stats,
+  progress = [],
   error,
 }: {
   achievements: Achievement[];
   stats?: AchievementStats | null;
+  /** GET /api/achievements/progress: the bars of the locked ones. */
+  progress?: AchievementProgress[];
   error?: Error | null;
 }) {
   const [open, setOpen] = useState(false);
   const listId = useId();
   const summary = statsOf(achievements, stats);
   const sorted = [...achievements].sort((a, b) => (b.unlockedAt ?? '').localeCompare(a.unlockedAt ?? ''));
+  const locked = progress.length > 0 ? lockedOf(achievements, progress) : [];
   const empty = achievements.length === 0;
 
   return (
     <Card>
       <CardHeader
         actions={
-          empty || error ? null : (
+          (empty && locked.length === 0) || error ? null : (
             <Button
               variant="outline"
               size="sm"
@@ -206,29 +228,78 @@ export function AchievementsCard({
                 </div>
               ))}
             </dl>
-            {open ? (
-              <ul
-                id={listId}
-                className="flex flex-col divide-y divide-border rounded-lg border border-border"
-              >
+          </>
+        )}
+        {open && !error ? (
+          <div id={listId} className="flex flex-col gap-4">
+            {sorted.length > 0 ? (
+              <ul className="flex flex-col divide-y divide-border rounded-lg border border-border">
                 {sorted.map((achievement) => (
                   <AchievementRow key={achievement.id} achievement={achievement} />
                 ))}
               </ul>
             ) : null}
-          </>
-        )}
+            {locked.length > 0 ? (
+              <section className="flex flex-col gap-2" aria-labelledby={`${listId}-next`}>
+                <h3 id={`${listId}-next`} className="text-sm font-medium">
+                  Next to unlock
+                </h3>
+                <ul
+                  className="flex flex-col divide-y divide-border rounded-lg border border-dashed border-border"
+                  data-testid="locked-achievements"
+                >
+                  {locked.map((a) => (
+                    <LockedRow key={a.type} achievement={a} />
+                  ))}
+                </ul>
+              </section>
+            ) : null}
+          </div>
+        ) : null}
       </CardContent>
     </Card>
   );
 }
 
+function ProgressLine({
+  title,
+  progress,
+}: {
+  title: string;
+  progress: { currentValue: number; targetValue: number };
+}) {
+  const percent = percentOf(progress);
+  return (
+    <div className="flex items-center gap-3">
+      <Progress value={percent} className="h-1.5 max-w-xs" label={`${title} progress`} />
+      <span className="text-xs whitespace-nowrap text-muted-foreground tabular-nums">
+        {formatCount(progress.currentValue)}/{formatCount(progress.targetValue)} ({percent}%)
+      </span>
+    </div>
+  );
+}
+
+function LockedRow({ achievement }: { achievement: ReturnType<typeof lockedOf>[number] }) {
+  return (
+    <li className="flex gap-3 p-4" data-testid="locked-achievement" data-type={achievement.type}>
+      <AchievementIcon icon={achievement.icon} rarity={achievement.rarity} className="opacity-60 grayscale" />
+      <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="font-medium text-muted-foreground">{achievement.title}</span>
+          <RarityBadge rarity={achievement.rarity} />
+        </div>
+        <p className="text-sm text-muted-foreground">{achievement.description}</p>
+        <ProgressLine title={achievement.title} progress={achievement.progress} />
+      </div>
+      <span className="self-start text-sm font-semibold whitespace-nowrap text-muted-foreground tabular-nums">
+        +{achievement.points}
+      </span>
+    </li>
+  );
+}
+
 function AchievementRow({ achievement }: { achievement: Achievement }) {
   const { progress } = achievement;
-  const percent =
-    progress && progress.targetValue > 0
-      ? Math.min(100, Math.round((progress.currentValue / progress.targetValue) * 100))
-      : null;
   return (
     <li className="flex gap-3 p-4">
       <AchievementIcon icon={achievement.icon} rarity={achievement.rarity} />
@@ -238,14 +309,7 @@ function AchievementRow({ achievement }: { achievement: Achievement }) {
           <RarityBadge rarity={achievement.rarity} />
         </div>
         <p className="text-sm text-muted-foreground">{achievement.description}</p>
-        {progress && percent !== null ? (
-          <div className="flex items-center gap-3">
-            <Progress value={percent} className="h-1.5 max-w-xs" label={`${achievement.title} progress`} />
-            <span className="text-xs whitespace-nowrap text-muted-foreground tabular-nums">
-              {progress.currentValue}/{progress.targetValue} ({percent}%)
-            </span>
-          </div>
-        ) : null}
+        {progress ? <ProgressLine title={achievement.title} progress={progress} /> : null}
         <span className="text-xs text-muted-foreground">Unlocked {formatDate(achievement.unlockedAt)}</span>
       </div>
       <span className="self-start text-sm font-semibold whitespace-nowrap text-amber-600 tabular-nums">
