@@ -109,23 +109,24 @@ export function DomainsCard({ domains, error }: { domains: Domain[]; error?: Err
                 data-testid="domain-row"
               >
                 <td className="max-w-0 py-3 pr-3 pl-5 sm:pl-6">
-                  <span className="flex min-w-0 items-center gap-2">
-                    <Link
-                      to={`/domains/${domain.id}`}
-                      className="block truncate font-medium text-foreground hover:text-primary"
-                    >
-                      {domain.name}
-                    </Link>
-                    {domain.access === 'team' ? <TeamBadge /> : null}
-                  </span>
+                  <Link
+                    to={`/domains/${domain.id}`}
+                    className="block truncate font-medium text-foreground hover:text-primary"
+                  >
+                    {domain.name}
+                  </Link>
                   <span className="block truncate font-mono text-xs text-muted-foreground">{domain.url}</span>
                   <span className="mt-1.5 flex items-center gap-2 sm:hidden">
                     <DomainStatusBadge isActive={domain.isActive} />
+                    {domain.access === 'team' ? <TeamBadge /> : null}
                     <ScanCount count={domain.totalScans} />
                   </span>
                 </td>
                 <td className="hidden px-3 py-3 sm:table-cell">
-                  <DomainStatusBadge isActive={domain.isActive} />
+                  <span className="flex flex-wrap items-center gap-1.5">
+                    <DomainStatusBadge isActive={domain.isActive} />
+                    {domain.access === 'team' ? <TeamBadge /> : null}
+                  </span>
                 </td>
                 <td className="hidden px-3 py-3 text-right whitespace-nowrap sm:table-cell">
                   <ScanCount count={domain.totalScans} />
