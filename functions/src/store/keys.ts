@@ -5,8 +5,6 @@
 //   gsi3pk/gsi3sk    one partition per entity type, for the admin lists (paginated)
 
 export const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'USER' });
-/** The user item and the items kept beside it (achievements, run slots). */
-export const userPartition = (id: string) => `USER#${id}`;
 export const userIndexes = (id: string) => ({ gsi3pk: 'TYPE#USER', gsi3sk: id });
 export const usernameGuardKey = (username: string) => ({
   pk: `USERNAME#${username.toLowerCase()}`,
@@ -43,13 +41,25 @@ export const analysisIndexes = (userId: string, domainId: string | null, id: str
 export const userAnalysesPartition = (userId: string) => `OWNER#${userId}#ANALYSIS`;
 export const domainAnalysesPartition = (domainId: string) => `DOMAIN#${domainId}#ANALYSIS`;
 
+/*
+ * A user's achievements and counters, and their run slots, live in partitions of their own, not beside the
+ * user item: the crawler writes them, and its IAM policy allows only the key prefixes it needs
+ * (dynamodb:LeadingKeys, see infra/lib/crawler-access.ts), never USER# (password hashes, 2FA secrets).
+ */
+export const achievementsPartition = (userId: string) => `ACHIEVE#${userId}`;
 export const achievementKey = (userId: string, type: string) => ({
-  pk: `USER#${userId}`,
+  pk: achievementsPartition(userId),
   sk: `ACHIEVEMENT#${type}`,
 });
-export const achievementPrefix = (userId: string) => ({ pk: `USER#${userId}`, skPrefix: 'ACHIEVEMENT#' });
+export const achievementPrefix = (userId: string) => ({
+  pk: achievementsPartition(userId),
+  skPrefix: 'ACHIEVEMENT#',
+});
 /** What the achievements count per user (domains added, analyses completed, reports received…). */
-export const achievementCountersKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'COUNTERS' });
+export const achievementCountersKey = (userId: string) => ({
+  pk: achievementsPartition(userId),
+  sk: 'COUNTERS',
+});
 
 /** A solved proof-of-work challenge, kept until it expires so it is accepted once. */
 export const altchaGuardKey = (signature: string) => ({ pk: `ALTCHA#${signature}`, sk: 'USED' });
@@ -74,7 +84,10 @@ export const TYPE_PARTITIONS = {
 } as const;
 
 /** A user's running-analysis slots (one item: analysis id → lease end), so one tenant cannot starve others. */
-export const runSlotsKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'RUNSLOTS' });
+export const runSlotsKey = (userId: string) => ({ pk: `RUNSLOTS#${userId}`, sk: 'RUNSLOTS' });
+
+/** The key prefixes the crawler's role may touch: nothing of users, sessions, secrets or reports. */
+export const CRAWLER_KEY_PREFIXES = ['ANALYSIS#', 'RUNSLOTS#', 'ACHIEVE#'] as const;
 
 /** A stored violation report. A domain's reports are its gsi2 partition, newest first (ids sort by time). */
 export const reportKey = (id: string) => ({ pk: `REPORT#${id}`, sk: 'REPORT' });

@@ -1,6 +1,6 @@
 // Deleting a user with everything that is theirs (spec section 6: "which also deletes their domains and
 // analyses"): each domain with its analyses, configurations and reports; standalone analyses; sessions;
-// achievements and other items of the user's partition; used 2FA steps; then the user and its guards.
+// achievements, counters and run slots; used 2FA steps; then the user and its guards.
 // The team they own is deleted (its members' teamId becomes null); from a team they are in, they leave.
 // Done in that order so a failure half way can be retried and never leaves an item pointing at no user.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -8,7 +8,7 @@ import { deleteAnalysisCascade } from './analyses';
 import { batchDelete } from './batch';
 import type { Db } from './db';
 import { deleteDomainCascade, listUserDomains } from './domains';
-import { totpStepsPartition, userAnalysesPartition, userKey, userPartition } from './keys';
+import { achievementsPartition, runSlotsKey, totpStepsPartition, userAnalysesPartition } from './keys';
 import { queryPartition } from './query';
 import { deleteUserSessions } from './sessions';
 import { deleteTeam, getTeam, removeMember } from './teams';
@@ -49,8 +49,7 @@ export async function deleteUserCascade(db: Db, user: UserRecord): Promise<void>
   }
   await deleteUserSessions(db, user.id);
   await batchDelete(db, await partitionKeys(db, totpStepsPartition(user.id)));
-  // The user's own partition: achievements, run slots… and the user item, deleted last with its guards.
-  const own = (await partitionKeys(db, userPartition(user.id))).filter((k) => k.sk !== userKey(user.id).sk);
-  await batchDelete(db, own);
+  await batchDelete(db, [...(await partitionKeys(db, achievementsPartition(user.id))), runSlotsKey(user.id)]);
+  // The user item last, with its guards.
   await deleteUserRecord(db, user);
 }
