@@ -3,9 +3,11 @@
 // failed jobs end in a dead-letter queue that a small Lambda turns into failed analyses.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { FUNCTION_KEY_PREFIXES } from '@csp/shared/store/key-prefixes';
 import { Annotations, CfnOutput, Duration, Fn, Size, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, FunctionUrlAuthType, HttpMethod as UrlMethod } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -110,7 +112,7 @@ export class CspGeneratorStack extends Stack {
         PUBLIC_URL: web.url,
         ALLOW_PRIVATE_TARGETS: 'false',
       },
-    }).bindTable(table, { accessMode: 'readWrite' });
+    }).bindTable(table, { accessMode: 'readWrite', indexes: true });
     crawl.queue.grantSendMessages(api);
     secrets.secret.grantRead(api);
     originVerify.grantRead(api);
@@ -144,9 +146,20 @@ export class CspGeneratorStack extends Stack {
           PUBLIC_URL: web.url,
         },
         bundling: { externalModules: CRAWLER_NODE_MODULES, nodeModules: CRAWLER_NODE_MODULES },
-      }).bindTable(table, { accessMode: 'readWrite' });
+        // It runs a browser on untrusted pages: analyses, its run slots and achievements, nothing else.
+      }).bindTable(table, { accessMode: 'readWrite', leadingKeys: FUNCTION_KEY_PREFIXES.crawler });
       crawl.queue.grantSendMessages(crawler); // continuations
-      blobs.grantReadWrite(crawler);
+      // The three object calls of s3-blob-store.ts, and ListBucket so a missing blob is NoSuchKey (null),
+      // not AccessDenied.
+      crawler.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+          resources: [blobs.arnForObjects('*')],
+        }),
+      );
+      crawler.addToRolePolicy(
+        new PolicyStatement({ actions: ['s3:ListBucket'], resources: [blobs.bucketArn] }),
+      );
       crawler.addEventSource(
         new SqsEventSource(crawl.queue, {
           batchSize: 1,
@@ -167,7 +180,7 @@ export class CspGeneratorStack extends Stack {
         description: 'CSP Generator: fails the analysis of a crawl message that exhausted its deliveries',
         memorySize: 256,
         timeout: DEAD_LETTER_TIMEOUT,
-      }).bindTable(table, { accessMode: 'readWrite' });
+      }).bindTable(table, { accessMode: 'readWrite', leadingKeys: FUNCTION_KEY_PREFIXES.crawlDeadLetter });
       deadLetter.addEventSource(new SqsEventSource(crawl.deadLetterQueue, { batchSize: 10 }));
       this.functions.crawlDeadLetter = deadLetter;
     }
@@ -191,7 +204,7 @@ export class CspGeneratorStack extends Stack {
           // Through CloudFront, the viewer's address comes from a header only this secret makes trusted.
           ORIGIN_VERIFY_SECRET_ARN: originVerify.secretArn,
         },
-      }).bindTable(table, { accessMode: 'read' });
+      }).bindTable(table, { accessMode: 'read', leadingKeys: FUNCTION_KEY_PREFIXES.reportIngest });
       reports.queue.grantSendMessages(ingest);
       originVerify.grantRead(ingest);
       const ingestUrl = ingest.addFunctionUrl({
@@ -220,7 +233,11 @@ export class CspGeneratorStack extends Stack {
         description: 'CSP Generator: stores violation reports and counts them, in batches',
         memorySize: 512,
         timeout: REPORT_CONSUMER_TIMEOUT,
-      }).bindTable(table, { accessMode: 'readWrite' });
+      }).bindTable(table, {
+        accessMode: 'readWrite',
+        indexes: true,
+        leadingKeys: FUNCTION_KEY_PREFIXES.reportConsumer,
+      });
       consumer.addEventSource(
         new SqsEventSource(reports.queue, {
           // Up to 1,000 messages or 5 s, whichever first: one counter update per group per batch.

@@ -12,8 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-
-export type TableAccessMode = 'read' | 'readWrite';
+import { grantTable, type TableAccess } from './table-access';
 
 /** The runtime of every function: the code is written for Node 20 (local) and 22 (Lambda). */
 export const PROJECT_RUNTIME = Runtime.NODEJS_22_X;
@@ -82,10 +81,9 @@ export class ProjectFunction extends NodejsFunction {
     });
   }
 
-  /** Grants the table (and its indexes) for what the function does with it, and sets TABLE_NAME. */
-  bindTable(table: ITableV2, { accessMode }: { accessMode: TableAccessMode }): this {
-    if (accessMode === 'read') table.grantReadData(this);
-    else table.grantReadWriteData(this);
+  /** Grants the table for what the function does with it (see table-access.ts), and sets TABLE_NAME. */
+  bindTable(table: ITableV2, access: TableAccess): this {
+    grantTable(this, table, access);
     this.addEnvironment('TABLE_NAME', table.tableName);
     return this;
   }

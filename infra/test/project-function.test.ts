@@ -2,20 +2,21 @@ import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataTable } from '../lib/data-table';
-import { ProjectFunction, type TableAccessMode } from '../lib/project-function';
+import { ProjectFunction } from '../lib/project-function';
+import type { TableAccess } from '../lib/table-access';
 import { makeSourceRoot, testApp } from './source-root';
 
 const source = makeSourceRoot(['api']);
 afterAll(() => source.remove());
 
-function functionWith(accessMode: TableAccessMode) {
+function functionWith(access: TableAccess['accessMode'] | TableAccess) {
   const stack = new Stack(testApp(), 'Test');
   const { table } = new DataTable(stack, 'Data');
   new ProjectFunction(stack, 'Fn', {
     sourceRoot: source.root,
     entry: `${source.root}/functions/src/api/lambda.ts`,
     logLevel: 'warn',
-  }).bindTable(table, { accessMode });
+  }).bindTable(table, typeof access === 'string' ? { accessMode: access } : access);
   return Template.fromStack(stack);
 }
 
@@ -44,13 +45,32 @@ describe('ProjectFunction', () => {
     template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
-  it("bindTable({ accessMode: 'read' }) grants reads only, indexes included", () => {
+  it("bindTable({ accessMode: 'read' }) grants item reads only: no writes, no Scan, no index", () => {
     const template = functionWith('read');
     const actions = actionsOf(template);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
     const dynamo = actions.filter((a) => a.startsWith('dynamodb:'));
-    expect(dynamo.filter((a) => /Put|Update|Delete|Write/.test(a))).toEqual([]);
-    expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).toContain('/index/*');
+    expect(dynamo.filter((a) => /Put|Update|Delete|Write|Scan|\*/.test(a))).toEqual([]);
+    expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).not.toContain('/index/*');
+    expect(JSON.stringify(functionWith({ accessMode: 'read', indexes: true }).toJSON())).toContain(
+      '/index/*',
+    );
+  });
+
+  it('confines a function to its key prefixes with a dynamodb:LeadingKeys condition', () => {
+    const template = functionWith({ accessMode: 'readWrite', leadingKeys: ['ANALYSIS#', 'RUNSLOTS#'] });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: Match.arrayWith(['dynamodb:PutItem']),
+            Condition: {
+              'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ANALYSIS#*', 'RUNSLOTS#*'] },
+            },
+          }),
+        ]),
+      },
+    });
   });
 
   it("bindTable({ accessMode: 'readWrite' }) adds the writes TransactWriteItems needs", () => {

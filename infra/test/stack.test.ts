@@ -134,6 +134,65 @@ describe('CspGeneratorStack with every handler present', () => {
     });
   });
 
+  /** Every statement of the policies attached to one function's role. */
+  const statementsOf = (name: FunctionName) => {
+    const role = (s.template.findResources('AWS::Lambda::Function')[s.logicalId(name)] as Resource).Properties
+      .Role as { 'Fn::GetAtt': [string, string] };
+    return Object.values(s.template.findResources('AWS::IAM::Policy'))
+      .filter((p) => JSON.stringify((p as Resource).Properties.Roles).includes(role['Fn::GetAtt'][0]))
+      .flatMap(
+        (p) =>
+          (p as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument
+            .Statement,
+      );
+  };
+  type Statement = { Action: string | string[]; Resource: unknown; Condition?: Record<string, unknown> };
+  const actions = (st: Statement) => [st.Action].flat();
+  const ALL: FunctionName[] = ['api', 'crawler', 'crawlDeadLetter', 'reportIngest', 'reportConsumer'];
+
+  it('grants no wildcard action: every function gets only the calls it makes, never Scan', () => {
+    for (const p of Object.values(s.template.findResources('AWS::IAM::Policy'))) {
+      for (const st of (p as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties
+        .PolicyDocument.Statement) {
+        for (const a of actions(st)) expect(a === '*' || a.endsWith(':*'), a).toBe(false);
+      }
+    }
+    for (const name of ALL) {
+      const all = statementsOf(name).flatMap(actions);
+      expect(all.length, name).toBeGreaterThan(0);
+      expect(
+        all.filter((a) => a.includes('*')),
+        name,
+      ).toEqual([]);
+      expect(all, name).not.toContain('dynamodb:Scan');
+    }
+  });
+
+  it('confines the crawler to analyses, run slots and achievements (LeadingKeys), with no secret and no index', () => {
+    const statements = statementsOf('crawler');
+    const dynamo = statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')));
+    expect(dynamo.length).toBeGreaterThan(0);
+    for (const st of dynamo) {
+      expect(st.Condition).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ANALYSIS#*', 'RUNSLOTS#*', 'ACHIEVE#*'] },
+      });
+      expect(JSON.stringify(st.Resource)).not.toContain('/index/');
+    }
+    expect(statements.flatMap(actions).filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+    expect(statements.flatMap(actions).filter((a) => a.startsWith('kms:'))).toEqual([]);
+    // Every other function but the API is confined too.
+    for (const name of ['crawlDeadLetter', 'reportIngest', 'reportConsumer'] as const) {
+      for (const st of statementsOf(name).filter((x) => actions(x).some((a) => a.startsWith('dynamodb:')))) {
+        expect(st.Condition, name).toBeDefined();
+      }
+    }
+    expect(
+      statementsOf('reportIngest')
+        .flatMap(actions)
+        .filter((a) => /Put|Update|Delete|Write/.test(a) && a.startsWith('dynamodb:')),
+    ).toEqual([]);
+  });
+
   it('gives only the API the secret, through SECRETS_ARN', () => {
     const api = s.template.toJSON().Resources[s.logicalId('api')] as Resource;
     const env = (api.Properties.Environment as { Variables: Record<string, unknown> }).Variables;

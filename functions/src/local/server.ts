@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ReportMessage } from '@csp/shared/schemas/report';
+import type { RestrictedFunction } from '@csp/shared/store/key-prefixes';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createApiApp } from '../api/app';
@@ -17,7 +18,7 @@ import { LocalDurableQueue } from '../queue/local-durable-queue';
 import { LocalQueue, type SqsHandler } from '../queue/local-queue';
 import { createIngestApp } from '../report-ingest/app';
 import { createReportConsumer } from '../report-ingest/consumer';
-import { createDb } from '../store/db';
+import { createDb, type Db } from '../store/db';
 import { ensureTable } from '../store/table';
 import { type DynamoLocal, startDynamoLocal } from './dynamo-local';
 import { ENDPOINT_FILE } from './endpoint-file';
@@ -44,6 +45,8 @@ export interface LocalServerOptions {
   crawlHandler?: (deps: ApiDeps, local: { ownPorts: readonly number[] }) => SqsHandler;
   /** Where the report queue keeps its log: DATA_DIR/report-queue, or a temporary folder in tests. */
   reportQueueDir?: string;
+  /** The table handle each restricted function gets (the least-privilege test records their keys). */
+  dbFor?: (fn: RestrictedFunction, db: Db) => Db;
 }
 
 export interface LocalServer {
@@ -81,6 +84,7 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
 
     const secrets =
       opts.secrets ?? (opts.dynamoEndpoint ? randomSecrets() : loadLocalSecrets(config, dataDir));
+    const dbOf = (fn: RestrictedFunction) => opts.dbFor?.(fn, db) ?? db;
     const queueRef: { current?: LocalQueue } = {};
     const ownPorts: number[] = [Number(new URL(endpoint ?? dynamo!.endpoint).port)];
     const deps: ApiDeps = {
@@ -95,7 +99,7 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     };
     const queue = new LocalQueue({
       handler: opts.crawlHandler ? opts.crawlHandler(deps, { ownPorts }) : notWired,
-      deadLetter: createDeadLetterHandler(db, logger),
+      deadLetter: createDeadLetterHandler(dbOf('crawlDeadLetter'), logger),
       logger,
     });
     queueRef.current = queue;
@@ -107,11 +111,11 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
       (tempQueueDir ? mkdtempSync(join(tmpdir(), 'csp-report-queue-')) : join(dataDir, 'report-queue'));
     const reportQueue = new LocalDurableQueue<ReportMessage>({
       dir: reportQueueDir,
-      handler: createReportConsumer({ db, logger }),
+      handler: createReportConsumer({ db: dbOf('reportConsumer'), logger }),
       logger,
     });
     reportQueue.start();
-    const ingest = createIngestApp({ db, config, logger, queue: reportQueue });
+    const ingest = createIngestApp({ db: dbOf('reportIngest'), config, logger, queue: reportQueue });
 
     const api = createApiApp(deps);
     const app = new Hono();

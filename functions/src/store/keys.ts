@@ -3,6 +3,8 @@
 //   gsi1pk/gsi1sk    the owner's collection (a user's domains, analyses, sessions)
 //   gsi2pk/gsi2sk    the parent's collection (a domain's analyses)
 //   gsi3pk/gsi3sk    one partition per entity type, for the admin lists (paginated)
+import { KEY_PREFIX as P } from '@csp/shared/store/key-prefixes';
+
 
 export const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'USER' });
 export const userIndexes = (id: string) => ({ gsi3pk: 'TYPE#USER', gsi3sk: id });
@@ -19,7 +21,7 @@ export const sessionIndexes = (userId: string, sid: string) => ({
 });
 export const userSessionsPartition = (userId: string) => `OWNER#${userId}#SESSION`;
 
-export const domainKey = (id: string) => ({ pk: `DOMAIN#${id}`, sk: 'DOMAIN' });
+export const domainKey = (id: string) => ({ pk: `${P.domain}${id}`, sk: 'DOMAIN' });
 export const domainIndexes = (userId: string, id: string) => ({
   gsi1pk: `OWNER#${userId}#DOMAIN`,
   gsi1sk: id,
@@ -28,25 +30,25 @@ export const domainIndexes = (userId: string, id: string) => ({
 });
 export const userDomainsPartition = (userId: string) => `OWNER#${userId}#DOMAIN`;
 /** Report ingestion finds a domain by its public uuid. */
-export const domainUuidKey = (uuid: string) => ({ pk: `DOMAINUUID#${uuid}`, sk: 'REF' });
+export const domainUuidKey = (uuid: string) => ({ pk: `${P.domainUuid}${uuid}`, sk: 'REF' });
 
-export const analysisKey = (id: string) => ({ pk: `ANALYSIS#${id}`, sk: 'ANALYSIS' });
+export const analysisKey = (id: string) => ({ pk: `${P.analysis}${id}`, sk: 'ANALYSIS' });
 export const analysisIndexes = (userId: string, domainId: string | null, id: string) => ({
   gsi1pk: `OWNER#${userId}#ANALYSIS`,
   gsi1sk: id,
-  ...(domainId ? { gsi2pk: `DOMAIN#${domainId}#ANALYSIS`, gsi2sk: id } : {}),
+  ...(domainId ? { gsi2pk: `${P.domain}${domainId}#ANALYSIS`, gsi2sk: id } : {}),
   gsi3pk: 'TYPE#ANALYSIS',
   gsi3sk: id,
 });
 export const userAnalysesPartition = (userId: string) => `OWNER#${userId}#ANALYSIS`;
-export const domainAnalysesPartition = (domainId: string) => `DOMAIN#${domainId}#ANALYSIS`;
+export const domainAnalysesPartition = (domainId: string) => `${P.domain}${domainId}#ANALYSIS`;
 
 /*
  * A user's achievements and counters, and their run slots, live in partitions of their own, not beside the
  * user item: the crawler writes them, and its IAM policy allows only the key prefixes it needs
- * (dynamodb:LeadingKeys, see infra/lib/crawler-access.ts), never USER# (password hashes, 2FA secrets).
+ * (dynamodb:LeadingKeys, see shared/src/store/key-prefixes.ts), never USER# (password hashes, 2FA secrets).
  */
-export const achievementsPartition = (userId: string) => `ACHIEVE#${userId}`;
+export const achievementsPartition = (userId: string) => `${P.achievements}${userId}`;
 export const achievementKey = (userId: string, type: string) => ({
   pk: achievementsPartition(userId),
   sk: `ACHIEVEMENT#${type}`,
@@ -84,24 +86,22 @@ export const TYPE_PARTITIONS = {
 } as const;
 
 /** A user's running-analysis slots (one item: analysis id → lease end), so one tenant cannot starve others. */
-export const runSlotsKey = (userId: string) => ({ pk: `RUNSLOTS#${userId}`, sk: 'RUNSLOTS' });
+export const runSlotsKey = (userId: string) => ({ pk: `${P.runSlots}${userId}`, sk: 'RUNSLOTS' });
 
-/** The key prefixes the crawler's role may touch: nothing of users, sessions, secrets or reports. */
-export const CRAWLER_KEY_PREFIXES = ['ANALYSIS#', 'RUNSLOTS#', 'ACHIEVE#'] as const;
 
 /** A stored violation report. A domain's reports are its gsi2 partition, newest first (ids sort by time). */
-export const reportKey = (id: string) => ({ pk: `REPORT#${id}`, sk: 'REPORT' });
+export const reportKey = (id: string) => ({ pk: `${P.report}${id}`, sk: 'REPORT' });
 export const reportIndexes = (domainId: string, id: string) => ({
-  gsi2pk: `DOMAIN#${domainId}#REPORT`,
+  gsi2pk: `${P.domain}${domainId}#REPORT`,
   gsi2sk: id,
 });
-export const domainReportsPartition = (domainId: string) => `DOMAIN#${domainId}#REPORT`;
+export const domainReportsPartition = (domainId: string) => `${P.domain}${domainId}#REPORT`;
 
 /**
  * Exact report counts per directive × blocked source × hour. A domain's counters are spread over
  * REPORT_LIMITS.counterShards partitions by group, so one hot domain cannot exceed a partition's write rate.
  */
-export const reportCountPartition = (domainId: string, shard: number) => `RCOUNT#${domainId}#${shard}`;
+export const reportCountPartition = (domainId: string, shard: number) => `${P.reportCount}${domainId}#${shard}`;
 export const reportCountKey = (
   domainId: string,
   shard: number,
@@ -114,21 +114,21 @@ export const reportCountKey = (
 });
 
 /** Per domain and hour: reports received, raw reports kept, and noise dropped by reason. */
-export const reportStatsPartition = (domainId: string) => `RSTATS#${domainId}`;
+export const reportStatsPartition = (domainId: string) => `${P.reportStats}${domainId}`;
 export const reportStatsKey = (domainId: string, hour: string) => ({
   pk: reportStatsPartition(domainId),
   sk: hour,
 });
 
 /** One stored copy of each distinct policy a domain's reports were sent under (reports keep its hash). */
-export const reportPolicyPartition = (domainId: string) => `RPOLICY#${domainId}`;
+export const reportPolicyPartition = (domainId: string) => `${P.reportPolicy}${domainId}`;
 export const reportPolicyKey = (domainId: string, hash: string) => ({
   pk: reportPolicyPartition(domainId),
   sk: hash,
 });
 
 /** Queue messages already counted, by the second they were sent: a redelivered message is not counted twice. */
-export const reportGuardPartition = (domainId: string) => `RGUARD#${domainId}`;
+export const reportGuardPartition = (domainId: string) => `${P.reportGuard}${domainId}`;
 export const reportGuardKey = (domainId: string, sentSecond: number) => ({
   pk: reportGuardPartition(domainId),
   sk: String(sentSecond),
@@ -138,22 +138,22 @@ export const reportGuardKey = (domainId: string, sentSecond: number) => ({
  * Suspicious inline-code groups (directive × code × sample matching nothing the crawl saw) a domain's
  * reports have shown: the first report of each resets its owner's quiet week.
  */
-export const suspiciousSeenPartition = (domainId: string) => `RSUSP#${domainId}`;
+export const suspiciousSeenPartition = (domainId: string) => `${P.suspiciousSeen}${domainId}`;
 export const suspiciousSeenKey = (domainId: string, hash: string) => ({
   pk: suspiciousSeenPartition(domainId),
   sk: hash,
 });
 
 /** What a completed crawl saw (inline code samples per page), kept beside its analysis for suggestions. */
-export const knowledgeKey = (analysisId: string) => ({ pk: `ANALYSIS#${analysisId}`, sk: 'KNOWLEDGE' });
+export const knowledgeKey = (analysisId: string) => ({ pk: `${P.analysis}${analysisId}`, sk: 'KNOWLEDGE' });
 
 /** A saved CSP configuration. A domain's configurations are its gsi2 partition, oldest first. */
 export const configurationKey = (id: string) => ({ pk: `CONFIG#${id}`, sk: 'CONFIG' });
 export const configurationIndexes = (domainId: string, id: string) => ({
-  gsi2pk: `DOMAIN#${domainId}#CONFIG`,
+  gsi2pk: `${P.domain}${domainId}#CONFIG`,
   gsi2sk: id,
 });
-export const domainConfigurationsPartition = (domainId: string) => `DOMAIN#${domainId}#CONFIG`;
+export const domainConfigurationsPartition = (domainId: string) => `${P.domain}${domainId}#CONFIG`;
 
 /** A team. Its slug is unique through a guard item written in the same transaction. */
 export const teamKey = (id: string) => ({ pk: `TEAM#${id}`, sk: 'TEAM' });

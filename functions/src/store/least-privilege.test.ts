@@ -1,0 +1,141 @@
+// The IAM policy of each restricted function allows only the key prefixes in shared/src/store/key-prefixes.ts
+// (dynamodb:LeadingKeys). Here each one runs its real code on DynamoDB Local — a real crawl of a loopback
+// site, reports through the real endpoint and consumer (inline code included), a dead-lettered crawl —
+// through a handle that records every partition it touches. Anything outside its list would be refused in
+// AWS, so it fails here first.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FUNCTION_KEY_PREFIXES, type RestrictedFunction } from '@csp/shared/store/key-prefixes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalBlobStore } from '../blobs';
+import { type FixtureSites, startFixtureSites } from '../crawler/fixtures/sites';
+import { createCrawlHandler } from '../crawler/handler';
+import type { LocalServer } from '../local/server';
+import { createLogger } from '../logger';
+import { createDeadLetterHandler } from '../queue/dead-letter';
+import { registeredClient, startTestServer } from '../testing/api-server';
+import { outside, recordingDb, type Touch } from '../testing/key-recorder';
+import { sendReport, until } from '../testing/reports';
+
+const blobDir = mkdtempSync(join(tmpdir(), 'csp-blobs-'));
+const touched: Record<RestrictedFunction, Touch[]> = {
+  crawler: [],
+  crawlDeadLetter: [],
+  reportIngest: [],
+  reportConsumer: [],
+};
+let server: LocalServer;
+let sites: FixtureSites;
+
+beforeAll(async () => {
+  sites = await startFixtureSites({
+    mainOnly: () => ({
+      '/': {
+        type: 'text/html',
+        body: '<!doctype html><title>home</title><script>document.title += "!"</script><a href="/a">a</a>',
+      },
+      '/a': { type: 'text/html', body: '<!doctype html><title>a</title><img src="/logo.png">' },
+      '/logo.png': { type: 'image/png', body: Buffer.from('89504e470d0a1a0a', 'hex') },
+    }),
+  });
+  const record = (fn: RestrictedFunction, db: Parameters<typeof recordingDb>[0]) =>
+    recordingDb(db, touched[fn]).db;
+  server = await startTestServer({
+    dbFor: record,
+    crawlHandler: (deps) =>
+      createCrawlHandler({
+        db: record('crawler', deps.db),
+        queue: deps.queue,
+        logger: deps.logger,
+        blobs: new LocalBlobStore(blobDir),
+        allowPrivateTargets: true,
+        crawlOptions: { settle: { idleMs: 50 } },
+      }),
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await sites?.close();
+  rmSync(blobDir, { recursive: true, force: true });
+});
+
+describe('least privilege of the restricted functions', () => {
+  it('crawler, dead-letter handler, report ingest and consumer touch only their key prefixes', async () => {
+    const { client } = await registeredClient(server.url);
+    const domain = await (
+      await client.post('/api/domains', { name: 'Fixture', url: `${sites.origins.main}/` })
+    ).json();
+    const started = await client.post('/api/csp-analyses', {
+      domainId: domain.id,
+      crawlRequest: { maxPages: 2 },
+    });
+    expect(started.status).toBe(201);
+    const analysisId = (await started.json()).id;
+    const done = await until(
+      async () => (await (await client.get(`/api/csp/analyze/${analysisId}`)).json()).analysis.status,
+      (s) => s === 'completed' || s === 'failed',
+      90_000,
+    );
+    expect(done).toBe('completed');
+
+    // Reports: a missed image and inline code the crawl never saw (judged against its knowledge).
+    const reports: Record<string, string>[] = [
+      {
+        'document-uri': `${sites.origins.main}/a`,
+        'violated-directive': 'img-src',
+        'blocked-uri': 'https://x.example/p.gif',
+      },
+      {
+        'document-uri': `${sites.origins.main}/`,
+        'violated-directive': 'script-src-elem',
+        'blocked-uri': 'inline',
+        'script-sample': 'alert(document.cookie)',
+      },
+    ];
+    for (const report of reports) {
+      expect((await sendReport(server.url, domain.uuid, report)).status).toBe(204);
+    }
+    const total = await until(
+      async () => (await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json()).total,
+      (n) => n >= 2,
+    );
+    expect(total).toBe(2);
+
+    // A crawl message that exhausted its deliveries, as the dead-letter queue hands it over.
+    const deadLetterDb = recordingDb(server.deps.db, touched.crawlDeadLetter).db;
+    await createDeadLetterHandler(
+      deadLetterDb,
+      createLogger('silent'),
+    )({
+      Records: [
+        {
+          messageId: 'm1',
+          receiptHandle: 'r1',
+          body: JSON.stringify({ analysisId }),
+          attributes: {
+            ApproximateReceiveCount: '3',
+            SentTimestamp: '0',
+            SenderId: 'x',
+            ApproximateFirstReceiveTimestamp: '0',
+          },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:dlq',
+          awsRegion: 'us-east-1',
+        },
+      ],
+    });
+
+    for (const fn of Object.keys(touched) as RestrictedFunction[]) {
+      // Each did real work, and nothing of it fell outside its prefixes.
+      expect(touched[fn].length, fn).toBeGreaterThan(0);
+      expect(outside(touched[fn], FUNCTION_KEY_PREFIXES[fn]), fn).toEqual([]);
+    }
+    // The crawler needs no index at all, and writes achievements (an analysis completed).
+    expect(touched.crawler.filter((t) => t.index)).toEqual([]);
+    expect(touched.crawler.some((t) => t.partition.startsWith('ACHIEVE#'))).toBe(true);
+  });
+});

@@ -1,0 +1,49 @@
+// What each function may do with the table, spelled out: only the item actions the code calls (never Scan,
+// never a wildcard), indexes only for those that query them, and for every function but the API a
+// dynamodb:LeadingKeys condition naming the key prefixes it touches (shared/src/store/key-prefixes.ts; the
+// least-privilege test in functions/ runs each one on DynamoDB Local and checks it stays inside them).
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+
+export type TableAccessMode = 'read' | 'readWrite';
+
+/** ConditionCheckItem is what a TransactWriteItems condition-only entry needs. */
+export const READ_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+] as const;
+export const WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+] as const;
+
+export interface TableAccess {
+  accessMode: TableAccessMode;
+  /** Query the GSIs too (the API's lists, the consumer's domain analyses). Default: false. */
+  indexes?: boolean;
+  /** Partition-key prefixes the function is confined to; absent: the whole table (the API only). */
+  leadingKeys?: readonly string[];
+}
+
+export function tableStatement(table: ITableV2, access: TableAccess): PolicyStatement {
+  const { accessMode, indexes = false, leadingKeys } = access;
+  return new PolicyStatement({
+    actions: [...READ_ACTIONS, ...(accessMode === 'readWrite' ? WRITE_ACTIONS : [])],
+    resources: [table.tableArn, ...(indexes ? [`${table.tableArn}/index/*`] : [])],
+    ...(leadingKeys
+      ? {
+          conditions: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys.map((p) => `${p}*`) },
+          },
+        }
+      : {}),
+  });
+}
+
+export function grantTable(grantee: IGrantable, table: ITableV2, access: TableAccess): void {
+  grantee.grantPrincipal.addToPrincipalPolicy(tableStatement(table, access));
+}

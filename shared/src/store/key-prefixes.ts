@@ -1,0 +1,42 @@
+// The partition-key prefixes of the single table that least privilege is written in. functions/src/store/
+// keys.ts builds every key from these; infra/lib/table-access.ts turns each function's list into an IAM
+// dynamodb:LeadingKeys condition; functions/src/testing/key-recorder.ts checks, by running each handler on
+// DynamoDB Local, that it touches nothing else.
+export const KEY_PREFIX = {
+  analysis: 'ANALYSIS#',
+  runSlots: 'RUNSLOTS#',
+  achievements: 'ACHIEVE#',
+  domain: 'DOMAIN#',
+  domainUuid: 'DOMAINUUID#',
+  report: 'REPORT#',
+  reportCount: 'RCOUNT#',
+  reportStats: 'RSTATS#',
+  reportPolicy: 'RPOLICY#',
+  reportGuard: 'RGUARD#',
+  suspiciousSeen: 'RSUSP#',
+} as const;
+
+const P = KEY_PREFIX;
+
+/**
+ * What each function other than the API may touch. The crawler runs a browser on untrusted pages: a
+ * compromise must not reach users, sessions, secrets or reports, so it gets analyses, its run slots and
+ * achievements only.
+ */
+export const FUNCTION_KEY_PREFIXES = {
+  crawler: [P.analysis, P.runSlots, P.achievements],
+  crawlDeadLetter: [P.analysis],
+  reportIngest: [P.domainUuid, P.domain],
+  reportConsumer: [
+    P.domain,
+    P.analysis,
+    P.report,
+    P.reportCount,
+    P.reportStats,
+    P.reportPolicy,
+    P.reportGuard,
+    P.suspiciousSeen,
+    P.achievements,
+  ],
+} as const;
+export type RestrictedFunction = keyof typeof FUNCTION_KEY_PREFIXES;
