@@ -5,7 +5,6 @@
 //   gsi3pk/gsi3sk    one partition per entity type, for the admin lists (paginated)
 import { KEY_PREFIX as P } from '@csp/shared/store/key-prefixes';
 
-
 export const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'USER' });
 export const userIndexes = (id: string) => ({ gsi3pk: 'TYPE#USER', gsi3sk: id });
 export const usernameGuardKey = (username: string) => ({
@@ -88,7 +87,6 @@ export const TYPE_PARTITIONS = {
 /** A user's running-analysis slots (one item: analysis id → lease end), so one tenant cannot starve others. */
 export const runSlotsKey = (userId: string) => ({ pk: `${P.runSlots}${userId}`, sk: 'RUNSLOTS' });
 
-
 /** A stored violation report. A domain's reports are its gsi2 partition, newest first (ids sort by time). */
 export const reportKey = (id: string) => ({ pk: `${P.report}${id}`, sk: 'REPORT' });
 export const reportIndexes = (domainId: string, id: string) => ({
@@ -101,7 +99,8 @@ export const domainReportsPartition = (domainId: string) => `${P.domain}${domain
  * Exact report counts per directive × blocked source × hour. A domain's counters are spread over
  * REPORT_LIMITS.counterShards partitions by group, so one hot domain cannot exceed a partition's write rate.
  */
-export const reportCountPartition = (domainId: string, shard: number) => `${P.reportCount}${domainId}#${shard}`;
+export const reportCountPartition = (domainId: string, shard: number) =>
+  `${P.reportCount}${domainId}#${shard}`;
 export const reportCountKey = (
   domainId: string,
   shard: number,

@@ -203,32 +203,28 @@ export function AchievementsCard({
             description="Complete your first CSP scan to get started!"
           />
         ) : (
-          <>
-            <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
-              <div className="rounded-lg border border-border bg-slate-50/60 p-3">
-                <dt className="text-xs text-muted-foreground">Unlocked</dt>
-                <dd className="mt-1 text-xl font-semibold tabular-nums">
-                  {formatCount(summary.totalAchievements)}
+          <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+            <div className="rounded-lg border border-border bg-slate-50/60 p-3">
+              <dt className="text-xs text-muted-foreground">Unlocked</dt>
+              <dd className="mt-1 text-xl font-semibold tabular-nums">
+                {formatCount(summary.totalAchievements)}
+              </dd>
+            </div>
+            <div className="rounded-lg border border-border bg-slate-50/60 p-3">
+              <dt className="text-xs text-muted-foreground">Total points</dt>
+              <dd className="mt-1 text-xl font-semibold tabular-nums">{formatCount(summary.totalPoints)}</dd>
+            </div>
+            {RARITIES.map((rarity) => (
+              <div key={rarity} className="rounded-lg border border-border p-3">
+                <dt>
+                  <RarityBadge rarity={rarity} />
+                </dt>
+                <dd className="mt-1.5 text-xl font-semibold tabular-nums">
+                  {formatCount(summary.rarityBreakdown[rarity] ?? 0)}
                 </dd>
               </div>
-              <div className="rounded-lg border border-border bg-slate-50/60 p-3">
-                <dt className="text-xs text-muted-foreground">Total points</dt>
-                <dd className="mt-1 text-xl font-semibold tabular-nums">
-                  {formatCount(summary.totalPoints)}
-                </dd>
-              </div>
-              {RARITIES.map((rarity) => (
-                <div key={rarity} className="rounded-lg border border-border p-3">
-                  <dt>
-                    <RarityBadge rarity={rarity} />
-                  </dt>
-                  <dd className="mt-1.5 text-xl font-semibold tabular-nums">
-                    {formatCount(summary.rarityBreakdown[rarity] ?? 0)}
-                  </dd>
-                </div>
-              ))}
-            </dl>
-          </>
+            ))}
+          </dl>
         )}
         {open && !error ? (
           <div id={listId} className="flex flex-col gap-4">
