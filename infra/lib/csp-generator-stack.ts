@@ -12,12 +12,14 @@ import { Architecture, FunctionUrlAuthType, HttpMethod as UrlMethod } from 'aws-
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { OperationalAlarms } from './alarms';
 import { AppSecrets } from './app-secrets';
 import { BlobBucket } from './blob-bucket';
 import { CrawlQueue } from './crawl-queue';
 import { DataTable } from './data-table';
 import { ProjectFunction } from './project-function';
 import { ReportQueue } from './report-queue';
+import { applyThrottles, REPORT_INGEST_RESERVED_CONCURRENCY, splitRoute } from './throttles';
 import { WebDistribution } from './web-distribution';
 
 /** Handler files, relative to the repository root. Each exports `handler`. */
@@ -51,11 +53,14 @@ export interface CspGeneratorStackProps extends StackProps {
   logLevel?: string;
   /** Crawls that run at once (each is one Chromium). Default: 5. */
   crawlerConcurrency?: number;
+  /** Reserved concurrency of the report ingest function. Default: REPORT_INGEST_RESERVED_CONCURRENCY. */
+  reportIngestConcurrency?: number;
 }
 
 export class CspGeneratorStack extends Stack {
   /** The functions this synth created (a handler whose file is missing is left out, with a warning). */
   readonly functions: Partial<Record<FunctionName, ProjectFunction>> = {};
+  readonly alarms: OperationalAlarms;
 
   constructor(scope: Construct, id: string, props: CspGeneratorStackProps) {
     super(scope, id, props);
@@ -74,12 +79,8 @@ export class CspGeneratorStack extends Stack {
       description: 'CSP Generator API; reached through CloudFront on /api/*',
       createDefaultStage: false,
     });
-    // A ceiling on what the public can make us spend; well above what the product needs.
-    httpApi.addStage('DefaultStage', {
-      stageName: '$default',
-      autoDeploy: true,
-      throttle: { rateLimit: 100, burstLimit: 200 },
-    });
+    // Ceilings per route (throttles.ts): sign-in and the challenge far tighter than reads.
+    applyThrottles(httpApi.addStage('DefaultStage', { stageName: '$default', autoDeploy: true }));
 
     // Shared by CloudFront (as an origin header) and the API (which refuses requests without it).
     const originVerify = new Secret(this, 'OriginVerify', {
@@ -117,11 +118,13 @@ export class CspGeneratorStack extends Stack {
     secrets.secret.grantRead(api);
     originVerify.grantRead(api);
     api.node.addDependency(secrets.seeded);
-    httpApi.addRoutes({
-      path: '/api/{proxy+}',
-      methods: [HttpMethod.ANY],
-      integration: new HttpLambdaIntegration('ApiIntegration', api),
-    });
+    const apiIntegration = new HttpLambdaIntegration('ApiIntegration', api);
+    httpApi.addRoutes({ path: '/api/{proxy+}', methods: [HttpMethod.ANY], integration: apiIntegration });
+    // Routes of their own only so that each gets its own throttle; the same function answers them.
+    for (const route of ['POST /api/login', 'POST /api/register', 'GET /api/altcha-challenge'] as const) {
+      const { method, path } = splitRoute(route);
+      httpApi.addRoutes({ path, methods: [method as HttpMethod], integration: apiIntegration });
+    }
     this.functions.api = api;
 
     // --- Crawler ---------------------------------------------------------------------------------------
@@ -198,6 +201,8 @@ export class CspGeneratorStack extends Stack {
         description: 'CSP Generator: receives CSP violation reports',
         memorySize: 512,
         timeout: Duration.seconds(10),
+        // The cost ceiling of the report endpoint (its Function URL has no throttle of its own).
+        reservedConcurrentExecutions: props.reportIngestConcurrency ?? REPORT_INGEST_RESERVED_CONCURRENCY,
         environment: {
           PUBLIC_URL: web.url,
           REPORT_QUEUE_URL: reports.queue.queueUrl,
@@ -250,6 +255,16 @@ export class CspGeneratorStack extends Stack {
       );
       this.functions.reportConsumer = consumer;
     }
+
+    const deployed = Object.fromEntries(
+      Object.entries(this.functions).filter((e): e is [string, ProjectFunction] => e[1] !== undefined),
+    );
+    this.alarms = new OperationalAlarms(this, 'Alarms', {
+      functions: deployed,
+      crawlDeadLetterQueue: crawl.deadLetterQueue,
+      reportDeadLetterQueue: reports.deadLetterQueue,
+      reportQueue: reports.queue,
+    });
 
     new CfnOutput(this, 'Url', { value: web.url, description: 'The product (CloudFront)' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME for npm run admin' });

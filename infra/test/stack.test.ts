@@ -271,6 +271,58 @@ describe('CspGeneratorStack with every handler present', () => {
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/uri-report' });
   });
 
+  it('throttles per route: sign-in, registration and the challenge far below reads, reports on their own', () => {
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+      RouteSettings: {
+        'POST /api/login': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+        'POST /api/register': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 5 },
+        'GET /api/altcha-challenge': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+        'ANY /api/uri-report': { ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 },
+      },
+    });
+    for (const key of ['POST /api/login', 'POST /api/register', 'GET /api/altcha-challenge']) {
+      s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
+    }
+    // Every throttled route exists (a setting for a missing route key would be ignored).
+    const keys = Object.values(s.template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (r) => (r as Resource).Properties.RouteKey,
+    );
+    const stage = Object.values(s.template.findResources('AWS::ApiGatewayV2::Stage'))[0] as Resource;
+    for (const key of Object.keys(stage.Properties.RouteSettings as object)) expect(keys).toContain(key);
+    // The report endpoint's Function URL is capped by reserved concurrency.
+    s.template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: 'CSP Generator: receives CSP violation reports',
+      ReservedConcurrentExecutions: 20,
+    });
+  });
+
+  it('alarms on dead letters, report queue age, and every function’s errors and throttles, to one topic', () => {
+    const alarms = Object.values(s.template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
+    const topic = Object.keys(s.template.findResources('AWS::SNS::Topic'))[0]!;
+    const byMetric = (metric: string) => alarms.filter((a) => a.Properties.MetricName === metric);
+    expect(byMetric('ApproximateNumberOfMessagesVisible')).toHaveLength(2);
+    expect(byMetric('ApproximateAgeOfOldestMessage')).toHaveLength(1);
+    expect(byMetric('ApproximateAgeOfOldestMessage')[0]!.Properties.Threshold).toBe(600);
+    const fnAlarmed = (metric: string) =>
+      byMetric(metric).map((a) => JSON.stringify(a.Properties.Dimensions));
+    for (const name of ALL) {
+      for (const metric of ['Errors', 'Throttles']) {
+        expect(
+          fnAlarmed(metric).some((d) => d.includes(s.logicalId(name))),
+          `${name} ${metric}`,
+        ).toBe(true);
+      }
+    }
+    for (const a of alarms) expect(a.Properties.AlarmActions).toEqual([{ Ref: topic }]);
+    // The e-mail is a deploy parameter; no subscription is made when it is empty.
+    s.template.hasParameter('AlarmEmail', { Type: 'String', Default: '' });
+    s.template.hasResource('AWS::SNS::Subscription', {
+      Condition: Match.anyValue(),
+      Properties: { Protocol: 'email', Endpoint: { Ref: 'AlarmEmail' } },
+    });
+  });
+
   it('keeps blobs private, TLS-only and for 30 days', () => {
     s.template.hasResourceProperties('AWS::S3::Bucket', {
       PublicAccessBlockConfiguration: {
@@ -301,7 +353,8 @@ describe('CspGeneratorStack while handlers are still being written', () => {
     const s = synth(['api']);
     expect(Object.keys(s.stack.functions)).toEqual(['api']);
     s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
-    s.template.resourceCountIs('AWS::ApiGatewayV2::Route', 1);
+    // /api/{proxy+} and the three routes that exist for their own throttles.
+    s.template.resourceCountIs('AWS::ApiGatewayV2::Route', 4);
     const warnings = Annotations.fromStack(s.stack)
       .findWarning('*', Match.stringLikeRegexp('does not exist'))
       .map((w) => String(w.entry.data));
