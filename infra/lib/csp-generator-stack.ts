@@ -55,6 +55,8 @@ export interface CspGeneratorStackProps extends StackProps {
   crawlerConcurrency?: number;
   /** Reserved concurrency of the report ingest function. Default: REPORT_INGEST_RESERVED_CONCURRENCY. */
   reportIngestConcurrency?: number;
+  /** The origin-verify secret version CloudFront sends (a rotation's last step). Default: the latest. */
+  originVerifyVersion?: string;
 }
 
 export class CspGeneratorStack extends Stack {
@@ -82,14 +84,22 @@ export class CspGeneratorStack extends Stack {
     // Ceilings per route (throttles.ts): sign-in and the challenge far tighter than reads.
     applyThrottles(httpApi.addStage('DefaultStage', { stageName: '$default', autoDeploy: true }));
 
-    // Shared by CloudFront (as an origin header) and the API (which refuses requests without it).
+    // Shared by CloudFront (as an origin header) and the API (which refuses requests without it). JSON with
+    // `current` (sent) and `previous` (still accepted): rotation is `npm run rotate:origin-verify`, then a
+    // deploy with the version it prints (README, "Rotating the origin-verify secret").
     const originVerify = new Secret(this, 'OriginVerify', {
-      description: 'CSP Generator: header value CloudFront sends to the API',
-      generateSecretString: { excludePunctuation: true, passwordLength: 48 },
+      description: 'CSP Generator: header value CloudFront sends to the API ({current, previous})',
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ previous: '' }),
+        generateStringKey: 'current',
+        excludePunctuation: true,
+        passwordLength: 48,
+      },
     });
     const web = new WebDistribution(this, 'Web', {
       api: httpApi,
       originVerify,
+      ...(props.originVerifyVersion ? { originVerifyVersion: props.originVerifyVersion } : {}),
       webDist: props.webDist ?? join(sourceRoot, 'web', 'dist'),
     });
     if (!web.deploysWebApp) {
@@ -270,6 +280,10 @@ export class CspGeneratorStack extends Stack {
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME for npm run admin' });
     new CfnOutput(this, 'CrawlQueueUrl', { value: crawl.queue.queueUrl });
     new CfnOutput(this, 'SecretArn', { value: secrets.secret.secretArn });
+    new CfnOutput(this, 'OriginVerifySecretArn', {
+      value: originVerify.secretArn,
+      description: 'For npm run rotate:origin-verify',
+    });
   }
 
   /** The absolute path of a handler, or undefined (with a synth warning) while its file does not exist. */

@@ -2,7 +2,7 @@
 // Control) and of the HTTP API on /api/*. Same origin for both, so cookies and the CSRF Origin check work
 // without CORS.
 import { existsSync } from 'node:fs';
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { RemovalPolicy, SecretValue, Stack } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   AllowedMethods,
@@ -43,6 +43,11 @@ export interface WebDistributionProps {
   originVerify: ISecret;
   /** The built web app (web/dist). Uploaded only when it exists at synth time. */
   webDist: string;
+  /**
+   * Pins the secret version whose `current` CloudFront sends. Changing it is what makes a deploy update the
+   * distribution after a rotation (an unchanged dynamic reference is not re-resolved).
+   */
+  originVerifyVersion?: string;
 }
 
 export class WebDistribution extends Construct {
@@ -91,7 +96,12 @@ export class WebDistribution extends Construct {
         '/api/*': {
           origin: new HttpOrigin(apiDomain, {
             protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-            customHeaders: { 'x-origin-verify': props.originVerify.secretValue.unsafeUnwrap() },
+            customHeaders: {
+              'x-origin-verify': SecretValue.secretsManager(props.originVerify.secretArn, {
+                jsonField: 'current',
+                ...(props.originVerifyVersion ? { versionId: props.originVerifyVersion } : {}),
+              }).unsafeUnwrap(),
+            },
           }),
           // No redirect: a redirected POST would lose its body.
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,

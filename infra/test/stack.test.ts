@@ -271,6 +271,27 @@ describe('CspGeneratorStack with every handler present', () => {
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/uri-report' });
   });
 
+  it("sends the origin-verify secret's current value, pinned to a version when a rotation names one", () => {
+    const header = (t: Template) =>
+      JSON.stringify(t.findResources('AWS::CloudFront::Distribution')).match(
+        /"HeaderName":"x-origin-verify","HeaderValue":(\{"Fn::Join".*?\]\]\})/,
+      )?.[1] ?? '';
+    expect(header(s.template)).toMatch(/:SecretString:current::\}\}/);
+    s.template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({
+        SecretStringTemplate: '{"previous":""}',
+        GenerateStringKey: 'current',
+        PasswordLength: 48,
+      }),
+    });
+    const source = makeSourceRoot(['api']);
+    const pinned = Template.fromStack(
+      new CspGeneratorStack(testApp(), 'Pinned', { sourceRoot: source.root, originVerifyVersion: 'v-123' }),
+    );
+    source.remove();
+    expect(header(pinned)).toMatch(/:SecretString:current::v-123\}\}/);
+  });
+
   it('throttles per route: sign-in, registration and the challenge far below reads, reports on their own', () => {
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },

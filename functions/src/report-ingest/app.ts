@@ -3,7 +3,6 @@
 // answers 204 only once they are stored there. It reads no cookies and never waits on table writes; the
 // only table read is the domain lookup, cached. Client addresses are never logged; they are stored only
 // cut to /24 or /48 (truncatedAddress).
-import { timingSafeEqual } from 'node:crypto';
 import { type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { noiseReason } from '@csp/shared/reports/noise';
 import {
@@ -18,6 +17,7 @@ import { type Context, Hono } from 'hono';
 import type { Config } from '../config';
 import { limitBody } from '../http/body-limit';
 import { clientAddress, rateLimitSubject, truncatedAddress } from '../http/client-address';
+import { carriesOriginVerify, type OriginVerify } from '../http/origin-verify';
 import { errorFields, type Logger } from '../logger';
 import type { DurableQueue } from '../queue/queue';
 import type { Db } from '../store/db';
@@ -30,8 +30,8 @@ export interface IngestDeps {
   config: Config;
   logger: Logger;
   queue: DurableQueue<ReportMessage>;
-  /** CloudFront's origin-verify value: when a request carries it, the viewer address header is trusted. */
-  originVerify?: string | undefined;
+  /** CloudFront's origin-verify values: when a request carries one, the viewer address header is trusted. */
+  originVerify?: OriginVerify | undefined;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -52,11 +52,8 @@ const HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-function fromCloudFront(c: Context, secret: string | undefined): boolean {
-  if (!secret) return false;
-  const got = Buffer.from(c.req.header('x-origin-verify') ?? '');
-  const want = Buffer.from(secret);
-  return got.length === want.length && timingSafeEqual(got, want);
+function fromCloudFront(c: Context, verify: OriginVerify | undefined): boolean {
+  return verify !== undefined && carriesOriginVerify(c.req.header('x-origin-verify'), verify.accepted());
 }
 
 export function createIngestApp(deps: IngestDeps) {
