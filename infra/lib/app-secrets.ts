@@ -24,7 +24,7 @@ export const SECRET_FIELDS = {
   totpEncryptionKey: 'base64',
 } as const;
 
-// CommonJS (an inline function is index.js); the SDK v3 ships with the nodejs22.x runtime. It answers
+// CommonJS (an inline function is index.js); the SDK v3 ships with the Node.js runtimes. It answers
 // CloudFormation itself (no provider framework, whose own Lambda would run whatever Node CDK picks), so
 // it must answer on every path, errors included. Exported for its test.
 export const SEEDER_SOURCE = `

@@ -10,13 +10,16 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, FunctionUrlAuthType, HttpMethod as UrlMethod } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { OperationalAlarms } from './alarms';
+import { apiAccessLogs } from './api-access-logs';
 import { AppSecrets } from './app-secrets';
 import { BlobBucket } from './blob-bucket';
 import { CrawlQueue } from './crawl-queue';
 import { DataTable } from './data-table';
+import { acknowledge, acknowledgeStackFindings } from './nag-acknowledgments';
 import { ProjectFunction } from './project-function';
 import { ReportQueue } from './report-queue';
 import { applyThrottles, REPORT_INGEST_RESERVED_CONCURRENCY, splitRoute } from './throttles';
@@ -82,7 +85,9 @@ export class CspGeneratorStack extends Stack {
       createDefaultStage: false,
     });
     // Ceilings per route (throttles.ts): sign-in and the challenge far tighter than reads.
-    applyThrottles(httpApi.addStage('DefaultStage', { stageName: '$default', autoDeploy: true }));
+    const stage = httpApi.addStage('DefaultStage', { stageName: '$default', autoDeploy: true });
+    applyThrottles(stage);
+    apiAccessLogs(this, stage);
 
     // Shared by CloudFront (as an origin header) and the API (which refuses requests without it). JSON with
     // `current` (sent) and `previous` (still accepted): rotation is `npm run rotate:origin-verify`, then a
@@ -172,6 +177,11 @@ export class CspGeneratorStack extends Stack {
       );
       crawler.addToRolePolicy(
         new PolicyStatement({ actions: ['s3:ListBucket'], resources: [blobs.bucketArn] }),
+      );
+      acknowledge(
+        crawler,
+        `AwsSolutions-IAM5[Resource::<${this.getLogicalId(blobs.node.defaultChild as CfnBucket)}.Arn>/*]`,
+        "The crawler's blobs are keyed by analysis (crawl state, artefacts): any object of its own private bucket.",
       );
       crawler.addEventSource(
         new SqsEventSource(crawl.queue, {
@@ -275,6 +285,8 @@ export class CspGeneratorStack extends Stack {
       reportDeadLetterQueue: reports.deadLetterQueue,
       reportQueue: reports.queue,
     });
+
+    acknowledgeStackFindings(this);
 
     new CfnOutput(this, 'Url', { value: web.url, description: 'The product (CloudFront)' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME for npm run admin' });

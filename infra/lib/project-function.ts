@@ -14,12 +14,12 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { grantTable, type TableAccess } from './table-access';
 
-/** The runtime of every function: the code is written for Node 20 (local) and 22 (Lambda). */
-export const PROJECT_RUNTIME = Runtime.NODEJS_22_X;
+/** The runtime of every function (the latest Lambda offers; the code also runs on Node 20 locally). */
+export const PROJECT_RUNTIME = Runtime.NODEJS_24_X;
 
 const PROJECT_BUNDLING: BundlingOptions = {
   format: OutputFormat.ESM,
-  target: 'node22',
+  target: 'node24',
   mainFields: ['module', 'main'],
   minify: true,
   sourceMap: true,

@@ -4,6 +4,7 @@
 // least-privilege test in functions/ runs each one on DynamoDB Local and checks it stays inside them).
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { GSI_NAMES } from './data-table';
 
 export type TableAccessMode = 'read' | 'readWrite';
 
@@ -33,7 +34,8 @@ export function tableStatement(table: ITableV2, access: TableAccess): PolicyStat
   const { accessMode, indexes = false, leadingKeys } = access;
   return new PolicyStatement({
     actions: [...READ_ACTIONS, ...(accessMode === 'readWrite' ? WRITE_ACTIONS : [])],
-    resources: [table.tableArn, ...(indexes ? [`${table.tableArn}/index/*`] : [])],
+    // Each index by name (not index/*), so the grant says exactly what it reaches.
+    resources: [table.tableArn, ...(indexes ? GSI_NAMES.map((g) => `${table.tableArn}/index/${g}`) : [])],
     ...(leadingKeys
       ? {
           conditions: {

@@ -102,10 +102,10 @@ describe('CspGeneratorStack with every handler present', () => {
     );
   });
 
-  it('runs every Lambda on nodejs22.x', () => {
+  it('runs every Lambda on nodejs24.x', () => {
     const functions = Object.entries(s.template.findResources('AWS::Lambda::Function'));
     expect(functions.length).toBeGreaterThanOrEqual(5);
-    for (const [id, fn] of functions) expect((fn as Resource).Properties.Runtime, id).toBe('nodejs22.x');
+    for (const [id, fn] of functions) expect((fn as Resource).Properties.Runtime, id).toBe('nodejs24.x');
   });
 
   it('takes reports at a Function URL that generated policies name, queues them and consumes them in batches', () => {
