@@ -2,6 +2,7 @@
 // Control) and of the HTTP API on /api/*. Same origin for both, so cookies and the CSRF Origin check work
 // without CORS.
 import { existsSync } from 'node:fs';
+import { ORIGIN_VERIFY_HEADER } from '@csp/shared/http/edge-headers';
 import { RemovalPolicy, SecretValue, Stack } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
@@ -23,6 +24,7 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { OwnHeaders } from './own-headers';
+import { VIEWER_ADDRESS_SOURCE } from './viewer-address';
 
 // Client-side routes (/domains/…, /admin) have no file extension: they get the app shell. Done per
 // behaviour with a viewer-request function, not with distribution-wide error responses, which would also
@@ -79,6 +81,12 @@ export class WebDistribution extends Construct {
       code: FunctionCode.fromInline(SPA_REWRITE),
     });
 
+    const viewerAddress = new EdgeFunction(this, 'ViewerAddress', {
+      comment: 'Writes the viewer address for the API (no client can set it)',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(VIEWER_ADDRESS_SOURCE),
+    });
+
     const apiDomain = `${props.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'CSP Generator',
@@ -97,7 +105,7 @@ export class WebDistribution extends Construct {
           origin: new HttpOrigin(apiDomain, {
             protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
             customHeaders: {
-              'x-origin-verify': SecretValue.secretsManager(props.originVerify.secretArn, {
+              [ORIGIN_VERIFY_HEADER]: SecretValue.secretsManager(props.originVerify.secretArn, {
                 jsonField: 'current',
                 ...(props.originVerifyVersion ? { versionId: props.originVerifyVersion } : {}),
               }).unsafeUnwrap(),
@@ -110,6 +118,7 @@ export class WebDistribution extends Construct {
           // Cookies, query strings and every viewer header but Host (API Gateway routes on its own Host).
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: this.headers.api,
+          functionAssociations: [{ function: viewerAddress, eventType: FunctionEventType.VIEWER_REQUEST }],
           compress: true,
         },
       },

@@ -2,6 +2,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CspGeneratorStack, type FunctionName } from '../lib/csp-generator-stack';
+import { VIEWER_ADDRESS_SOURCE } from '../lib/viewer-address';
 import { makeSourceRoot, testApp } from './source-root';
 
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -269,6 +270,39 @@ describe('CspGeneratorStack with every handler present', () => {
     );
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/{proxy+}' });
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/uri-report' });
+  });
+
+  it('gives the API a viewer address no client can forge: a viewer-request function writes it', () => {
+    // The function as CloudFront runs it: a forged header of the same name is replaced.
+    const handler = new Function(`${VIEWER_ADDRESS_SOURCE}; return handler;`)() as (e: unknown) => {
+      headers: Record<string, { value: string }>;
+    };
+    const out = handler({
+      viewer: { ip: '198.51.100.23' },
+      request: { headers: { 'x-csp-viewer-ip': { value: '6.6.6.6' }, host: { value: 'x' } } },
+    });
+    expect(out.headers['x-csp-viewer-ip']).toEqual({ value: '198.51.100.23' });
+    // It runs on every /api/* viewer request, and the origin request policy forwards viewer headers.
+    const dist = Object.values(s.template.findResources('AWS::CloudFront::Distribution'))[0] as Resource;
+    const config = dist.Properties.DistributionConfig as {
+      CacheBehaviors: {
+        PathPattern: string;
+        FunctionAssociations?: unknown[];
+        OriginRequestPolicyId: string;
+      }[];
+    };
+    const api = config.CacheBehaviors.find((b) => b.PathPattern === '/api/*')!;
+    expect(api.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
+    expect(api.FunctionAssociations).toEqual([
+      {
+        EventType: 'viewer-request',
+        FunctionARN: { 'Fn::GetAtt': [expect.stringMatching(/ViewerAddress/), 'FunctionARN'] },
+      },
+    ]);
+    s.template.hasResourceProperties('AWS::CloudFront::Function', {
+      FunctionCode: VIEWER_ADDRESS_SOURCE,
+      FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
+    });
   });
 
   it("sends the origin-verify secret's current value, pinned to a version when a rotation names one", () => {

@@ -26,7 +26,8 @@ function v2Event(
       host: 'csp.example.test',
       'x-forwarded-proto': 'https',
       'x-origin-verify': ORIGIN_SECRET,
-      'cloudfront-viewer-address': '198.51.100.23:50123',
+      // Written by CloudFront's viewer-request function from the connection (infra/lib/viewer-address.ts).
+      'x-csp-viewer-ip': '198.51.100.23',
       ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}),
       ...opts.headers,
     },

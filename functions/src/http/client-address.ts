@@ -1,6 +1,8 @@
 // The client's address, from what the platform saw. Behind CloudFront (proven by the origin-verify header,
-// see api/middleware/origin-guard.ts) that is CloudFront's viewer address; otherwise the connection's own
-// address. A spoofable X-Forwarded-For from the open internet is never trusted.
+// see api/middleware/origin-guard.ts) that is the viewer address CloudFront's viewer-request function wrote
+// from the connection (VIEWER_IP_HEADER, which no client can set); otherwise the connection's own address.
+// X-Forwarded-For and CloudFront-Viewer-Address are never read: a client can send either.
+import { VIEWER_IP_HEADER } from '@csp/shared/http/edge-headers';
 import type { Context } from 'hono';
 import ipaddr from 'ipaddr.js';
 
@@ -14,15 +16,7 @@ export function clientAddress(c: Context, behindCloudFront: boolean): string {
     | undefined;
   const direct = env?.requestContext?.http?.sourceIp ?? env?.incoming?.socket?.remoteAddress ?? 'unknown';
   if (!behindCloudFront) return direct;
-  // CloudFront-Viewer-Address is "ip:port" (IPv6 too, so cut at the last colon).
-  const viewer = c.req.header('cloudfront-viewer-address');
-  if (viewer?.includes(':')) return viewer.slice(0, viewer.lastIndexOf(':'));
-  // CloudFront appends the viewer to X-Forwarded-For; API Gateway then appends CloudFront's own address.
-  const chain = (c.req.header('x-forwarded-for') ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return chain.length >= 2 ? chain[chain.length - 2]! : direct;
+  return c.req.header(VIEWER_IP_HEADER)?.trim() || direct;
 }
 
 const PLAIN_IPV4 =

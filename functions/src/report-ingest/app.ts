@@ -3,6 +3,7 @@
 // answers 204 only once they are stored there. It reads no cookies and never waits on table writes; the
 // only table read is the domain lookup, cached. Client addresses are never logged; they are stored only
 // cut to /24 or /48 (truncatedAddress).
+import { ORIGIN_VERIFY_HEADER } from '@csp/shared/http/edge-headers';
 import { type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { noiseReason } from '@csp/shared/reports/noise';
 import {
@@ -53,7 +54,7 @@ const HEADERS = {
 };
 
 function fromCloudFront(c: Context, verify: OriginVerify | undefined): boolean {
-  return verify !== undefined && carriesOriginVerify(c.req.header('x-origin-verify'), verify.accepted());
+  return verify !== undefined && carriesOriginVerify(c.req.header(ORIGIN_VERIFY_HEADER), verify.accepted());
 }
 
 export function createIngestApp(deps: IngestDeps) {

@@ -1,0 +1,12 @@
+// Headers CloudFront adds to every request it forwards to the API and the report route. The functions
+// trust them only when the request also carries the origin-verify value (functions/src/http/).
+
+/** The secret value proving the request came through CloudFront (infra/lib/web-distribution.ts). */
+export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
+
+/**
+ * The viewer's address, written by a CloudFront Function on every /api/* viewer request from the
+ * connection itself (event.viewer.ip), replacing whatever a client sent under that name: the address the
+ * rate limits use cannot be forged.
+ */
+export const VIEWER_IP_HEADER = 'x-csp-viewer-ip';
