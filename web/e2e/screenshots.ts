@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Db } from '@csp/functions/src/store/db';
 import type { Page } from 'puppeteer-core';
-import { newAccount, registerAccount } from './accounts';
+import { newAccount, registerAccount, solvedAltcha } from './accounts';
 import { launchBrowser } from './browser';
 import { clickText, dismissAchievementOverlay } from './harness';
 import {
@@ -149,9 +149,11 @@ async function main() {
     await page.goto(`${baseUrl}/settings`, { waitUntil: 'networkidle0' });
     await shot('settings-profile', vp.name);
     await clickText(page, 'button', 'Security');
+    await page.waitForSelector('[data-testid="setup-2fa"]');
     await page.click('[data-testid="setup-2fa"]');
     await page.waitForSelector('[data-testid="qr-code"]');
     await shot('settings-security', vp.name);
+    await teamScreens(page, baseUrl, (name, full: boolean | string = true) => shot(name, vp.name, full));
     await page.goto(`${baseUrl}/admin`, { waitUntil: 'networkidle0' });
     await shot('admin-refused', vp.name);
     if (local) {
@@ -175,6 +177,72 @@ async function main() {
   }
   await browser.close();
   await local?.close();
+}
+
+/**
+ * Settings › Team before and after a team exists (a member who joined and a pending invitation), and an
+ * invitation page that says why it cannot be accepted (it was sent to someone else).
+ */
+async function teamScreens(
+  page: Page,
+  baseUrl: string,
+  shot: (name: string, fullPage?: boolean | string) => Promise<void>,
+) {
+  await page.goto(`${baseUrl}/settings?tab=team`, { waitUntil: 'networkidle0' });
+  await page.waitForSelector('form[aria-label="Create a Team"], [data-testid="team-card"]');
+  const cookieOf = async () =>
+    (await page.browserContext().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const call = async (method: string, path: string, cookie: string, body?: unknown) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', origin: baseUrl, cookie },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    return res;
+  };
+  if (await page.$('form[aria-label="Create a Team"]')) {
+    await shot('settings-team-create');
+    const owner = await cookieOf();
+    const team = (await (
+      await call('POST', '/api/teams', owner, {
+        name: 'Northwind Digital',
+        slug: `northwind-${Date.now().toString(36)}`,
+        description: 'The agency team: everyone sees the client sites, read-only.',
+        maxMembers: 10,
+      })
+    ).json()) as { id: string };
+    const ben = newAccount('Ben');
+    const registered = await fetch(`${baseUrl}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: baseUrl },
+      body: JSON.stringify({ ...ben, lastName: 'Okafor', altcha: await solvedAltcha(baseUrl) }),
+    });
+    const benCookie = registered.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const invited = (await (
+      await call('POST', `/api/teams/${team.id}/invitations`, owner, { email: ben.email })
+    ).json()) as { link: string };
+    await call(
+      'POST',
+      `/api/invitations/${new URL(invited.link).pathname.split('/').pop()}/accept`,
+      benCookie,
+    );
+    await call('POST', `/api/teams/${team.id}/invitations`, owner, { email: 'client.contact@example.org' });
+    await page.reload({ waitUntil: 'networkidle0' });
+  }
+  await page.waitForSelector('[data-testid="team-member"]');
+  await shot('settings-team');
+  const [pending] = (await (await call('GET', '/api/teams/invitations', await cookieOf())).json()) as {
+    link: string;
+  }[];
+  if (pending) {
+    await page.goto(pending.link, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('[data-testid="invitation-problem"]');
+    await shot('invite-wrong-address');
+  }
 }
 
 /** Polling screens never reach network idle: wait for a selector, then for animations to settle. */

@@ -42,6 +42,10 @@ export function createAppRouter() {
               lazy: () => import('./routes/settings').then((m) => ({ Component: m.SettingsRoute })),
             },
             {
+              path: '/invite/:token',
+              lazy: () => import('./routes/invite').then((m) => ({ Component: m.InviteRoute })),
+            },
+            {
               path: '/csp-generator',
               lazy: () => import('./routes/csp-generator').then((m) => ({ Component: m.CspGeneratorRoute })),
             },

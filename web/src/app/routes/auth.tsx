@@ -6,6 +6,7 @@ import { Logo } from '@/components/ui/logo';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { PublicOnlyRoute } from '@/features/auth/components/protected-route';
 import { RegisterForm } from '@/features/auth/components/register-form';
+import { safeReturnPath } from '@/lib/return-path';
 
 const POINTS = [
   {
@@ -37,7 +38,7 @@ function AuthScreen() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const mode = params.get('mode') === 'register' ? 'register' : 'login';
-  const goToDashboard = () => navigate('/dashboard', { replace: true });
+  const goToDashboard = () => navigate(safeReturnPath(params.get('next')), { replace: true });
 
   return (
     <div className="grid min-h-screen bg-background lg:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]">

@@ -27,6 +27,7 @@ export function Alert({
   icon,
   className,
   role,
+  testId,
 }: {
   tone?: AlertTone;
   title?: ReactNode;
@@ -34,11 +35,16 @@ export function Alert({
   icon?: LucideIcon;
   className?: string;
   role?: 'alert' | 'status';
+  testId?: string;
 }) {
   const { box, icon: iconClass, Icon } = TONES[tone];
   const Glyph = icon ?? Icon;
   return (
-    <div className={cn('flex gap-3 rounded-lg border px-3.5 py-3 text-sm', box, className)} role={role}>
+    <div
+      className={cn('flex gap-3 rounded-lg border px-3.5 py-3 text-sm', box, className)}
+      role={role}
+      data-testid={testId}
+    >
       <Glyph className={cn('mt-0.5 size-4 shrink-0', iconClass)} aria-hidden="true" />
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         {title ? <p className="font-medium">{title}</p> : null}

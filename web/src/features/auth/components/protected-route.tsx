@@ -2,9 +2,10 @@
 // 'Unauthorized' - 'You need to log in to access this page' and goes to /auth after 500 ms.
 import { ShieldAlert } from 'lucide-react';
 import { type ReactNode, useEffect } from 'react';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
 import { toast } from '@/hooks/use-toast';
+import { safeReturnPath, signInPathFrom } from '@/lib/return-path';
 import { wasSignedOutOnPurpose } from '@/lib/signed-out';
 import { useUser } from '../api/get-user';
 
@@ -13,7 +14,10 @@ export const UNAUTHORIZED_REDIRECT_MS = 500;
 export function ProtectedRoute({ children }: { children: ReactNode }) {
   const user = useUser();
   const navigate = useNavigate();
+  const location = useLocation();
   const unauthorized = !user.isLoading && !user.data;
+  // Back here after signing in (an invitation link opened while signed out, say).
+  const signIn = signInPathFrom(location);
 
   useEffect(() => {
     if (!unauthorized) return;
@@ -27,9 +31,9 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
       title: 'Unauthorized',
       description: 'You need to log in to access this page',
     });
-    const timer = setTimeout(() => navigate('/auth', { replace: true }), UNAUTHORIZED_REDIRECT_MS);
+    const timer = setTimeout(() => navigate(signIn, { replace: true }), UNAUTHORIZED_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [unauthorized, navigate]);
+  }, [unauthorized, navigate, signIn]);
 
   if (user.isLoading) return <FullScreenLoading />;
   if (!user.data) {
@@ -45,10 +49,11 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** /auth: a signed-in user goes straight to the dashboard. */
+/** /auth: a signed-in user goes straight to the dashboard (or to ?next=, a screen of ours). */
 export function PublicOnlyRoute({ children }: { children: ReactNode }) {
   const user = useUser();
+  const [params] = useSearchParams();
   if (user.isLoading) return <FullScreenLoading />;
-  if (user.data) return <Navigate to="/dashboard" replace />;
+  if (user.data) return <Navigate to={safeReturnPath(params.get('next'))} replace />;
   return children;
 }

@@ -1,26 +1,36 @@
-// /settings (spec section 2): 'Back to Dashboard' and the tabs Profile (default) and Security.
+// /settings (spec section 2): 'Back to Dashboard' and the tabs Profile (default), Security and Team
+// (?tab=team opens it: the invitation page sends a new member there).
 import type { PublicUser } from '@csp/shared/schemas/auth';
-import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { PageHeader } from '@/components/layouts/app-layout';
 import { BackLink } from '@/components/ui/back-link';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { TeamTab } from '@/features/teams/components/team-tab';
 import { PasswordForm } from './password-form';
 import { ProfileForm } from './profile-form';
 import { TwoFactorCard } from './two-factor-card';
 
-type Tab = 'profile' | 'security';
+const TABS = ['profile', 'security', 'team'] as const;
+type Tab = (typeof TABS)[number];
 
 export function SettingsScreen({ user }: { user: PublicUser }) {
-  const [tab, setTab] = useState<Tab>('profile');
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab');
+  const tab: Tab = TABS.find((t) => t === asked) ?? 'profile';
+  const setTab = (next: Tab) => setParams(next === 'profile' ? {} : { tab: next }, { replace: true });
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
       <BackLink />
-      <PageHeader title="Settings" description="Your profile, password and two-factor authentication." />
+      <PageHeader
+        title="Settings"
+        description="Your profile, password, two-factor authentication and team."
+      />
       <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)}>
         <TabsList label="Settings" className="self-start">
           <TabsTrigger value="profile">Profile</TabsTrigger>
           <TabsTrigger value="security">Security</TabsTrigger>
+          <TabsTrigger value="team">Team</TabsTrigger>
         </TabsList>
         <TabsContent value="profile">
           <Card>
@@ -37,6 +47,9 @@ export function SettingsScreen({ user }: { user: PublicUser }) {
         <TabsContent value="security" className="flex flex-col gap-6">
           <PasswordForm />
           <TwoFactorCard user={user} />
+        </TabsContent>
+        <TabsContent value="team" className="flex flex-col gap-6">
+          <TeamTab user={user} />
         </TabsContent>
       </Tabs>
     </div>
