@@ -118,11 +118,12 @@ type AdminItem<N extends AdminListName> = AdminList<N>['items'][number];
 /** One admin list: loading, its rows a page at a time, Load more. */
 function AdminTable<N extends AdminListName>({
   list,
-  head,
+  columns,
   row,
 }: {
   list: N;
-  head: ReactNode;
+  /** The header cells' texts; a last, unlabelled column holds the row's actions. */
+  columns: readonly string[];
   row: (item: AdminItem<N>) => ReactNode;
 }) {
   const q = useAdminList(list);
@@ -131,7 +132,21 @@ function AdminTable<N extends AdminListName>({
   const items = (q.data?.pages ?? []).flatMap((p) => p.items as unknown[]) as AdminItem<N>[];
   return (
     <div className="flex flex-col">
-      <ListTable testId={`admin-${list}`} head={head}>
+      <ListTable
+        testId={`admin-${list}`}
+        head={
+          <>
+            {columns.map((c) => (
+              <th key={c} scope="col" className={th}>
+                {c}
+              </th>
+            ))}
+            <th scope="col" className={th}>
+              <span className="sr-only">Actions</span>
+            </th>
+          </>
+        }
+      >
         {items.map(row)}
       </ListTable>
       <LoadMore query={q} />
@@ -143,25 +158,7 @@ function UsersTable({ me }: { me: PublicUser }) {
   return (
     <AdminTable
       list="users"
-      head={
-        <>
-          <th scope="col" className={th}>
-            User
-          </th>
-          <th scope="col" className={th}>
-            Email
-          </th>
-          <th scope="col" className={th}>
-            Role
-          </th>
-          <th scope="col" className={th}>
-            Joined
-          </th>
-          <th scope="col" className={th}>
-            <span className="sr-only">Actions</span>
-          </th>
-        </>
-      }
+      columns={['User', 'Email', 'Role', 'Joined']}
       row={(u) => (
         <tr key={u.id} data-testid="admin-row" data-id={u.id}>
           <td className={td}>
@@ -188,25 +185,7 @@ function DomainsTable() {
   return (
     <AdminTable
       list="domains"
-      head={
-        <>
-          <th scope="col" className={th}>
-            Domain
-          </th>
-          <th scope="col" className={th}>
-            Owner id
-          </th>
-          <th scope="col" className={th}>
-            Status
-          </th>
-          <th scope="col" className={th}>
-            Scans
-          </th>
-          <th scope="col" className={th}>
-            <span className="sr-only">Actions</span>
-          </th>
-        </>
-      }
+      columns={['Domain', 'Owner id', 'Status', 'Scans']}
       row={(d) => (
         <tr key={d.id} data-testid="admin-row" data-id={d.id}>
           <td className={td}>
@@ -231,25 +210,7 @@ function AnalysesTable() {
   return (
     <AdminTable
       list="analyses"
-      head={
-        <>
-          <th scope="col" className={th}>
-            URL
-          </th>
-          <th scope="col" className={th}>
-            Owner id
-          </th>
-          <th scope="col" className={th}>
-            Status
-          </th>
-          <th scope="col" className={th}>
-            Created
-          </th>
-          <th scope="col" className={th}>
-            <span className="sr-only">Actions</span>
-          </th>
-        </>
-      }
+      columns={['URL', 'Owner id', 'Status', 'Created']}
       row={(a) => (
         <tr key={a.id} data-testid="admin-row" data-id={a.id}>
           <td className={`${td} font-mono text-xs break-all`}>{a.url}</td>
