@@ -1,0 +1,187 @@
+// The report path's Lambda entries and the crawl dead-letter entry, fed the event shapes AWS sends: a
+// Lambda Function URL request (payload 2.0) for ingest, whose message goes through the real SQS client to a
+// loopback SQS; that message as an SQS batch, with a poison message beside it, for the consumer; and an SQS
+// batch for the dead-letter handler. DynamoDB Local underneath.
+import { randomBytes } from 'node:crypto';
+import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+  SQSEvent,
+  SQSRecord,
+} from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createAnalysis, getAnalysis } from '../store/analyses';
+import { createDb, type Db } from '../store/db';
+import { createDomain } from '../store/domains';
+import { listDomainReports } from '../store/reports';
+import { ensureTable } from '../store/table';
+import { type LoopbackSqs, startLoopbackSqs } from '../testing/loopback-sqs';
+
+type UrlHandler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+type SqsHandler = (
+  e: SQSEvent,
+  c?: Context,
+) => Promise<{ batchItemFailures: { itemIdentifier: string }[] } | undefined>;
+
+const table = `entries-${randomBytes(4).toString('hex')}`;
+let db: Db;
+let sqs: LoopbackSqs;
+let ingest: UrlHandler;
+let consumer: SqsHandler;
+let deadLetter: SqsHandler;
+const context = {} as Context;
+
+beforeAll(async () => {
+  const endpoint = inject('dynamoEndpoint');
+  db = createDb({ table, endpoint });
+  await ensureTable(db);
+  sqs = await startLoopbackSqs();
+  Object.assign(process.env, {
+    DYNAMODB_ENDPOINT: endpoint,
+    TABLE_NAME: table,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    REPORT_QUEUE_URL: sqs.queueUrl('reports'),
+    PUBLIC_URL: 'https://csp.example.test',
+    LOG_LEVEL: 'silent',
+  });
+  ({ handler: ingest } = (await import('./lambda')) as unknown as { handler: UrlHandler });
+  ({ handler: consumer } = (await import('./consumer-lambda')) as unknown as { handler: SqsHandler });
+  ({ handler: deadLetter } = (await import('../queue/dead-letter-lambda')) as unknown as {
+    handler: SqsHandler;
+  });
+});
+afterAll(() => sqs?.close());
+
+/** A request to the ingest function's own URL, as Lambda Function URLs deliver it. */
+function functionUrlEvent(method: string, body: string | undefined, headers: Record<string, string>) {
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: '/api/uri-report',
+    rawQueryString: headers['x-query'] ?? '',
+    queryStringParameters: Object.fromEntries(new URLSearchParams(headers['x-query'] ?? '')),
+    headers: {
+      host: 'abcdefghij.lambda-url.us-east-1.on.aws',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-for': '203.0.113.9',
+      ...headers,
+    },
+    requestContext: {
+      accountId: 'anonymous',
+      apiId: 'abcdefghij',
+      domainName: 'abcdefghij.lambda-url.us-east-1.on.aws',
+      domainPrefix: 'abcdefghij',
+      http: {
+        method,
+        path: '/api/uri-report',
+        protocol: 'HTTP/1.1',
+        sourceIp: '203.0.113.9',
+        userAgent: 'Firefox',
+      },
+      requestId: randomBytes(8).toString('hex'),
+      routeKey: '$default',
+      stage: '$default',
+      time: new Date().toUTCString(),
+      timeEpoch: Date.now(),
+    },
+    ...(body === undefined ? {} : { body, isBase64Encoded: false }),
+  } as unknown as APIGatewayProxyEventV2;
+}
+
+function sqsRecord(body: string, receives = 1): SQSRecord {
+  const id = randomBytes(6).toString('hex');
+  return {
+    messageId: id,
+    receiptHandle: id,
+    body,
+    attributes: {
+      ApproximateReceiveCount: String(receives),
+      SentTimestamp: String(Date.now()),
+      SenderId: 'AIDAEXAMPLE',
+      ApproximateFirstReceiveTimestamp: String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:queue',
+    awsRegion: 'us-east-1',
+  };
+}
+
+describe('report path Lambda entries (Function URL and SQS events)', () => {
+  it('ingest answers a Function URL report with 204 after its message is in SQS; the consumer stores it', async () => {
+    const domain = await createDomain(db, 'u-entries', {
+      name: 'Site',
+      url: 'https://site.example/',
+      isActive: true,
+    });
+    const report = JSON.stringify({
+      'csp-report': {
+        'document-uri': 'https://site.example/pricing',
+        'violated-directive': 'img-src',
+        'blocked-uri': 'https://cdn.other.example/pixel.gif',
+        'line-number': '12',
+      },
+    });
+    const res = await ingest(
+      functionUrlEvent('POST', report, {
+        'content-type': 'application/csp-report',
+        'x-query': `domain=${domain.uuid}`,
+      }),
+      context,
+    );
+    expect(res.statusCode).toBe(204);
+    expect(res.headers?.['access-control-allow-origin']).toBe('*');
+    const [message] = sqs.messages('reports');
+    expect(message).toBeDefined();
+    const parsed = JSON.parse(message!);
+    expect(parsed).toMatchObject({ domainId: domain.id, domainUuid: domain.uuid, clientIp: '203.0.113.0' });
+    expect(parsed.reports[0]).toMatchObject({ violatedDirective: 'img-src', lineNumber: 12 });
+
+    // A preflight and a bad body: answered, nothing queued.
+    const preflight = await ingest(
+      functionUrlEvent('OPTIONS', undefined, { origin: 'https://site.example' }),
+      context,
+    );
+    expect(preflight.statusCode).toBe(204);
+    const bad = await ingest(
+      functionUrlEvent('POST', '{"csp-report":{}}', {
+        'content-type': 'application/csp-report',
+        'x-query': `domain=${domain.uuid}`,
+      }),
+      context,
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(sqs.messages('reports')).toHaveLength(1);
+
+    // The queue hands the message to the consumer in a batch, beside a poison message: the good one is
+    // stored, the poison one is dropped (logged), and neither is reported as a failure to retry.
+    const out = await consumer({ Records: [sqsRecord(message!), sqsRecord('{not json')] });
+    expect(out).toEqual({ batchItemFailures: [] });
+    const stored = await listDomainReports(db, domain.id, { sinceMs: 0, limit: 10 });
+    expect(stored.reports).toHaveLength(1);
+    expect(stored.reports[0]).toMatchObject({
+      blockedUri: 'https://cdn.other.example/pixel.gif',
+      lineNumber: 12,
+    });
+  });
+
+  it('the dead-letter entry fails the analysis of an exhausted crawl message and drops a poison one', async () => {
+    const analysis = await createAnalysis(db, {
+      userId: 'u-entries',
+      domainId: null,
+      url: 'https://site.example/',
+      crawlRequest: crawlRequestSchema.parse({ url: 'https://site.example/' }),
+    });
+    await deadLetter({
+      Records: [sqsRecord(JSON.stringify({ analysisId: analysis.id }), 3), sqsRecord('poison')],
+    });
+    const failed = await getAnalysis(db, analysis.id);
+    expect(failed?.status).toBe('failed');
+    expect(failed?.errors?.[0]).toMatch(/stopped after 3 failed attempts/);
+  });
+});
