@@ -1,5 +1,5 @@
 // Every setting of the functions, read from the environment in one place. Defaults serve `npm start`.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])

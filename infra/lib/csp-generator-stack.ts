@@ -20,7 +20,7 @@ import { BlobBucket } from './blob-bucket';
 import { CrawlQueue } from './crawl-queue';
 import { DataTable } from './data-table';
 import { acknowledge, acknowledgeStackFindings } from './nag-acknowledgments';
-import { ProjectFunction } from './project-function';
+import { ProjectFunction, RUNTIME_SDK_MODULES } from './project-function';
 import { ReportQueue } from './report-queue';
 import { applyThrottles, REPORT_INGEST_RESERVED_CONCURRENCY, splitRoute } from './throttles';
 import { WebDistribution } from './web-distribution';
@@ -45,7 +45,7 @@ const REPORT_CONSUMER_TIMEOUT = Duration.minutes(2);
  * archives from node_modules/@sparticuz/chromium/bin at run time, and puppeteer-core loads parts of
  * itself dynamically. Versions come from package-lock.json.
  */
-const CRAWLER_NODE_MODULES = ['@sparticuz/chromium', 'puppeteer-core'];
+export const CRAWLER_NODE_MODULES = ['@sparticuz/chromium', 'puppeteer-core'];
 
 export interface CspGeneratorStackProps extends StackProps {
   /** The repository root: handler entries, package-lock.json and web/dist are found from here. */
@@ -219,6 +219,7 @@ export class CspGeneratorStack extends Stack {
         ...common,
         entry: ingestEntry,
         description: 'CSP Generator: receives CSP violation reports',
+        bundling: { externalModules: RUNTIME_SDK_MODULES },
         memorySize: 512,
         timeout: Duration.seconds(10),
         // The cost ceiling of the report endpoint (its Function URL has no throttle of its own).

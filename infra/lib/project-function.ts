@@ -17,7 +17,7 @@ import { grantTable, type TableAccess } from './table-access';
 /** The runtime of every function (the latest Lambda offers; the code also runs on Node 20 locally). */
 export const PROJECT_RUNTIME = Runtime.NODEJS_24_X;
 
-const PROJECT_BUNDLING: BundlingOptions = {
+export const PROJECT_BUNDLING: BundlingOptions = {
   format: OutputFormat.ESM,
   target: 'node24',
   mainFields: ['module', 'main'],
@@ -32,6 +32,13 @@ const PROJECT_BUNDLING: BundlingOptions = {
   // copy the Lambda runtime ships that month.
   externalModules: [],
 };
+
+/**
+ * The AWS SDK as the Lambda runtime ships it. Only the report ingest function uses it: it answers every
+ * browser's report, so its package is kept small (under 300 KB zipped, cold starts in proportion); the SDK
+ * calls it makes (GetItem, SendMessageBatch, GetSecretValue) are stable across SDK versions.
+ */
+export const RUNTIME_SDK_MODULES = ['@aws-sdk/*', '@smithy/*'];
 
 export interface ProjectFunctionProps
   extends Omit<

@@ -1,6 +1,6 @@
 // Reads and validates a JSON body with a zod schema from shared/, answering 400 with clear messages.
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { AppError } from '../errors';
 
 export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {

@@ -3,7 +3,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../errors';
 import { type Db, epochSeconds, isConditionFailure } from '../store/db';
 import { altchaGuardKey } from '../store/keys';

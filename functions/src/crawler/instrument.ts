@@ -5,7 +5,7 @@
 //   URLs), caught by a MutationObserver so code that is inserted and removed again is not missed,
 // - navigation-like targets no request reveals until a user acts (form actions, <base>, manifests, media,
 //   objects), and the page's links for discovery.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What the instrument sends; parsed with zod on the Node side (a page can call the binding too). */
 export const instrumentItemSchema = z.discriminatedUnion('k', [

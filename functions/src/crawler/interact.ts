@@ -5,7 +5,7 @@
 // sounds destructive; dialogs answered "cancel"; window.open and form submission swallowed) and in the
 // capture (every main-frame navigation is blocked and every request other than GET/HEAD is answered by the
 // crawler, never sent) — so a crawl cannot delete, like or order anything whatever the page's code does.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Time a page may take to be acted on. Most pages need a fraction of it (the script stops when every

@@ -2,7 +2,7 @@
 // can stop before a Lambda deadline, be stored, and continue in another invocation where it left off.
 import { pageArtifactSchema, rerenderSchema } from '@csp/shared/csp/artifact';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const { maxPages, crawlDelay } = CRAWL_LIMITS;
 

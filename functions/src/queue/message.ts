@@ -1,5 +1,5 @@
 // The crawl queue's message: which analysis to work on. Continuations carry the same shape.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const crawlMessageSchema = z.object({
   analysisId: z.string().min(1).max(64),

@@ -1,7 +1,7 @@
 // The admin panel's lists: one partition of gsi3 per entity type, newest first, a page at a time (one Query
 // a page, never a Scan), with an opaque cursor that can only continue the same list; and their totals.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from './db';
 import { TYPE_PARTITIONS } from './keys';
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { type DropCounts, type ReportGroupCount, reportGroupCountSchema } from '@csp/shared/schemas/report';
-import { z } from 'zod';
+import * as z from 'zod';
 import { batchDelete, batchGet } from './batch';
 import { type Db, epochSeconds } from './db';
 import {

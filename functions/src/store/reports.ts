@@ -3,7 +3,7 @@
 import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { type UriReport, uriReportSchema } from '@csp/shared/schemas/report';
-import { z } from 'zod';
+import * as z from 'zod';
 import { batchDelete, batchGet, batchPut } from './batch';
 import { type Db, epochSeconds } from './db';
 import { idFloor } from './ids';

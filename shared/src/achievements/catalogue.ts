@@ -1,6 +1,6 @@
 // Every achievement there is (spec sections 2, 3, 9): what it is for, its rarity and points, and the counter
 // and target that unlock it. One module; the API, the unlock rule and the screens read it.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const RARITIES = ['common', 'rare', 'epic', 'legendary'] as const;
 export const raritySchema = z.enum(RARITIES);

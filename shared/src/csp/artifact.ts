@@ -1,7 +1,7 @@
 // What the crawler gathers (Lighthouse's "artifact"): a typed record of everything each page loaded or ran,
 // classified by the browser itself. The crawler only fills this in; policy generation, grading and
 // statistics are pure functions over it. Extend only with optional fields so stored crawls stay readable.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The effective directives a browser reports in `securitypolicyviolation` events, plus navigation ones. */
 export const OBSERVED_DIRECTIVES = [

@@ -2,7 +2,7 @@
 // giving the findings that the generator's output, the recommendations, the badge, the Issues count and the
 // grade all read. Check sets are plain arrays, as in google/csp-evaluator.
 import { CspParser } from 'csp_evaluator/dist/parser.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CspRules } from '../schemas/analysis';
 import { broadSourcesCheck } from './checks/broad-sources';
 import { type AuditContext, auditContextSchema, type PolicyCheck, parsePolicy } from './checks/check';

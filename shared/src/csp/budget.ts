@@ -2,7 +2,7 @@
 // headers outgrow the proxy buffer (4 KB by default) fails with a 502; a CloudFront response-headers
 // policy refuses a CSP value over 1,783 characters. When the policy is too long, the safest trades are made
 // first, each one listed as a finding, and a policy that still does not fit says so loudly. Pure.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CspRules, PolicyBudget } from '../schemas/analysis';
 import { CRAWL_LIMITS, POLICY_TARGETS } from '../schemas/crawl-limits';
 import { NONE, REPORT_SAMPLE, UNSAFE_HASHES, UNSAFE_INLINE } from './directives';

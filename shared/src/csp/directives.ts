@@ -1,6 +1,6 @@
 // The closed vocabulary of CSP: directives (with their CSP3 fallback chains and what they govern), keywords,
 // and the predicates every other module uses to tell a nonce, a hash or a keyword from a host source.
-import { z } from 'zod';
+import * as z from 'zod';
 
 type DirectiveKind = 'fetch' | 'document' | 'navigation' | 'reporting' | 'other';
 

@@ -1,6 +1,6 @@
 // Findings about a policy — from the generator (why a source is there, what was left out), from our own
 // checks and from csp_evaluator (checks/) — as plain zod-typed objects with one severity scale of our own.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Most severe first; the index is the rank. csp_evaluator numbers its severities so that sorting them

@@ -1,7 +1,7 @@
 // Policy generation: a crawl artifact in, the spec's cspRules map (directive → sources) out, plus findings
 // that explain every risky source we had to add and every resource we could not allow. Pure and
 // deterministic: the same artifact always gives the same rules, in the same order.
-import { z } from 'zod';
+import * as z from 'zod';
 import { type CspRules, cspRulesSchema, policyBudgetSchema } from '../schemas/analysis';
 import type { CrawlArtifact, ObservedDirective } from './artifact';
 import { budgetOptionsSchema, fitToBudget } from './budget';

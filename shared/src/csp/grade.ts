@@ -1,6 +1,6 @@
 // A letter grade (A+ to F) and a 0–100 score from a policy's audit findings, and the mean over several
 // policies (the dashboard's Security Score).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PolicyFinding, Severity } from './finding';
 
 export const GRADES = ['A+', 'A', 'B', 'C', 'D', 'F'] as const;

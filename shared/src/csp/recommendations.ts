@@ -1,5 +1,5 @@
 // The spec's Security Recommendations panel (section 9), read from a policy's audit findings.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PolicyAudit } from './audit';
 
 export const recommendationSchema = z.object({

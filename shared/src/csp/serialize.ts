@@ -1,7 +1,7 @@
 // From cspRules to what a user deploys: the header value, the header name, and ready-to-paste server
 // configuration (Apache, Nginx, IIS), a <meta> tag and the plain policy. Rules may hold user-entered custom
 // sources, so every value is checked against the CSP grammar and escaped for the format it goes into.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CspRules } from '../schemas/analysis';
 import { compareDirectives } from './directives';
 

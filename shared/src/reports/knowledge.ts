@@ -1,7 +1,7 @@
 // What a crawl saw, kept after the crawl for judging violation reports: the site's origin, the pages, and
 // the inline code and eval samples per page. Reports carry only the first 40 characters of code, so the
 // samples are what a report can be matched against; the policy itself answers for URLs.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CrawlArtifact } from '../csp/artifact';
 
 export const KNOWLEDGE_LIMITS = { sampleChars: 80, pagesPerItem: 20, items: 5000, pages: 1000 } as const;

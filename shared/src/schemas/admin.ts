@@ -1,5 +1,5 @@
 // The admin panel's API (spec sections 2 Admin, 6, 7): paginated lists with totals, the role change.
-import { z } from 'zod';
+import * as z from 'zod';
 import { analysisSchema } from './analysis';
 import { publicUserSchema, ROLES } from './auth';
 import { domainSchema } from './domain';

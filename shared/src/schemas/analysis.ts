@@ -1,5 +1,5 @@
 // Analyses (csp_analyses) and the crawl request that starts one (spec sections 3, 5, 7, 9).
-import { z } from 'zod';
+import * as z from 'zod';
 import { policyAuditSchema } from '../csp/audit';
 import { policyFindingSchema } from '../csp/finding';
 import { CRAWL_LIMITS, POLICY_TARGETS } from './crawl-limits';

@@ -1,5 +1,5 @@
 // Request and response shapes of sign-in, registration and the current user (spec sections 3, 5, 7).
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const ROLES = ['user', 'admin'] as const;
 export const roleSchema = z.enum(ROLES);

@@ -1,7 +1,7 @@
 // Saved CSP configurations (csp_configurations, spec sections 3, 5 and 7): a domain's policy as a user
 // shapes it — rules from a base analysis, custom rules, suggestions taken or ignored, reporting, report-only,
 // the server it goes to and a nonce.
-import { z } from 'zod';
+import * as z from 'zod';
 import { policyAuditSchema } from '../csp/audit';
 import { NONCE_BYTES } from '../csp/nonce';
 

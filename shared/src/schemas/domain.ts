@@ -1,5 +1,5 @@
 // Domains: the websites a user registers (spec sections 3 and 5).
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const httpUrl = (message: string) =>
   z

@@ -1,5 +1,5 @@
 // The JSON body of every error answer of the API (DESIGN.md section 3).
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const errorBodySchema = z.object({
   message: z.string(),

@@ -1,6 +1,6 @@
 // Violation reports (spec sections 3 uri_reports, 5, 7, 9): what browsers send, what the queue carries,
 // what the owner API answers, and the suggestions made from them.
-import { z } from 'zod';
+import * as z from 'zod';
 import { DROP_REASONS, REPORT_LIMITS } from '../reports/limits';
 
 const L = REPORT_LIMITS;

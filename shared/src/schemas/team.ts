@@ -1,6 +1,6 @@
 // Teams (spec sections 2 Team tab, 3, 6, 7): the create and invite forms, and what the API answers.
 // The bounds the spec leaves open [9] are set here once: the API and the forms both read them.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const TEAM_LIMITS = {
   nameMax: 100,

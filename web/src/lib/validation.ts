@@ -1,5 +1,5 @@
 // Form validation with the API's own zod schemas: the first message per field, keyed by field name.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ApiError } from './api-client';
 
 export type FieldErrors = Record<string, string | undefined>;

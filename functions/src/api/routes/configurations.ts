@@ -14,7 +14,7 @@ import {
 } from '@csp/shared/schemas/configuration';
 import type { Domain } from '@csp/shared/schemas/domain';
 import { type Context, Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError, notFound } from '../../errors';
 import { domainReportEndpoint } from '../../http/public-origin';
 import { getAnalysis } from '../../store/analyses';

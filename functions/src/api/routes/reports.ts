@@ -6,7 +6,7 @@ import { type ReportGroupEvidence, suggestFromReports } from '@csp/shared/report
 import type { DropCounts, ReportList, ReportSuggestionList } from '@csp/shared/schemas/report';
 import { reportListQuerySchema, reportWindowSchema } from '@csp/shared/schemas/report';
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError, notFound } from '../../errors';
 import { domainReportEndpoint } from '../../http/public-origin';
 import { listDomainAnalyses } from '../../store/analyses';

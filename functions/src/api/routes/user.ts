@@ -1,7 +1,7 @@
 // The signed-in user: profile, password and two-factor authentication (spec sections 2 "Settings", 7).
 import { passwordChangeSchema, profileUpdateSchema, twoFactorDisableSchema } from '@csp/shared/schemas/auth';
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { recordAchievementEvent } from '../../achievements/record';
 import { hashPassword, verifyPassword } from '../../auth/password';
 import { newTotpSetup, verifyTotp } from '../../auth/two-factor';

@@ -1,6 +1,6 @@
 // What every policy check is: a small function `(policy, context) => PolicyFinding[]`, as in Google's
 // csp_evaluator, over a policy parsed once into its written and its effective form.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CspRules } from '../../schemas/analysis';
 import { ignoredSources } from '../directives';
 import { type PolicyFinding, policyFindingSchema } from '../finding';

@@ -5,7 +5,7 @@
 import { CspEvaluator, DEFAULT_CHECKS, STRICTCSP_CHECKS } from 'csp_evaluator/dist/evaluator.js';
 import { Severity as EvaluatorSeverity, type Finding, Type } from 'csp_evaluator/dist/finding.js';
 import { CspParser } from 'csp_evaluator/dist/parser.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CspRules } from '../../schemas/analysis';
 import { compareFindings, type PolicyFinding, type Severity } from '../finding';
 import { serializePolicy } from '../serialize';

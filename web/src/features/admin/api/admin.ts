@@ -10,7 +10,7 @@ import {
 } from '@csp/shared/schemas/admin';
 import type { Role } from '@csp/shared/schemas/auth';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { toast } from '@/hooks/use-toast';
 import { ApiError, apiGet, apiRequest } from '@/lib/api-client';
 import { isLoggedOutError } from '@/lib/query-client';
