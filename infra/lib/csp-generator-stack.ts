@@ -287,7 +287,9 @@ export class CspGeneratorStack extends Stack {
       reportQueue: reports.queue,
     });
 
-    acknowledgeStackFindings(this);
+    acknowledgeStackFindings(this, {
+      bucketLogicalId: this.getLogicalId(web.bucket.node.defaultChild as CfnBucket),
+    });
 
     new CfnOutput(this, 'Url', { value: web.url, description: 'The product (CloudFront)' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME for npm run admin' });

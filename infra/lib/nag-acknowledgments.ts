@@ -61,6 +61,32 @@ export function acknowledge(scope: IConstruct, id: string, reason: string): void
   Validations.of(scope).acknowledge({ id, reason });
 }
 
-export function acknowledgeStackFindings(stack: Stack): void {
+/**
+ * CDK's BucketDeployment handler (it copies the built web app from CDK's asset bucket into the web bucket
+ * at deploy time): its runtime and grants are CDK's own, and no user input ever reaches it.
+ */
+const DEPLOYMENT_HANDLER_REASON =
+  "CDK's own BucketDeployment handler: it runs only during a deployment, copying the built web app from CDK's asset bucket to the web bucket; its runtime and S3 grants (read the asset, write the destination) are set by CDK.";
+const DEPLOYMENT_HANDLER_FINDINGS = [
+  'AwsSolutions-L1',
+  'AwsSolutions-IAM5[Action::s3:GetBucket*]',
+  'AwsSolutions-IAM5[Action::s3:GetObject*]',
+  'AwsSolutions-IAM5[Action::s3:List*]',
+  'AwsSolutions-IAM5[Action::s3:Abort*]',
+  'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
+  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+];
+
+export function acknowledgeStackFindings(stack: Stack, web: { bucketLogicalId: string }): void {
   for (const a of STACK_ACKNOWLEDGMENTS) Validations.of(stack).acknowledge(a);
+  for (const handler of stack.node.children.filter((c) =>
+    c.node.id.startsWith('Custom::CDKBucketDeployment'),
+  )) {
+    for (const id of [
+      ...DEPLOYMENT_HANDLER_FINDINGS,
+      `AwsSolutions-IAM5[Resource::<${web.bucketLogicalId}.Arn>/*]`,
+    ]) {
+      acknowledge(handler, id, DEPLOYMENT_HANDLER_REASON);
+    }
+  }
 }

@@ -1,5 +1,7 @@
 // cdk-nag's AwsSolutions pack on the whole stack: the synth fails on any finding that is neither fixed nor
 // acknowledged with a reason (infra/lib/nag-acknowledgments.ts).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +14,11 @@ describe('cdk-nag AwsSolutions', () => {
     const source = makeSourceRoot(['api', 'crawler', 'crawlDeadLetter', 'reportIngest', 'reportConsumer']);
     const app = testApp();
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-    new CspGeneratorStack(app, 'Nag', { sourceRoot: source.root });
+    // With a built web app, so the upload's own resources are checked too.
+    const webDist = join(source.root, 'web', 'dist');
+    mkdirSync(join(webDist, 'assets'), { recursive: true });
+    writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>CSP Generator</title>');
+    new CspGeneratorStack(app, 'Nag', { sourceRoot: source.root, webDist });
     let failure = '';
     try {
       app.synth();
