@@ -33,13 +33,6 @@ export const PROJECT_BUNDLING: BundlingOptions = {
   externalModules: [],
 };
 
-/**
- * The AWS SDK as the Lambda runtime ships it. Only the report ingest function uses it: it answers every
- * browser's report, so its package is kept small (under 300 KB zipped, cold starts in proportion); the SDK
- * calls it makes (GetItem, SendMessageBatch, GetSecretValue) are stable across SDK versions.
- */
-export const RUNTIME_SDK_MODULES = ['@aws-sdk/*', '@smithy/*'];
-
 export interface ProjectFunctionProps
   extends Omit<
     NodejsFunctionProps,
@@ -53,6 +46,8 @@ export interface ProjectFunctionProps
   logLevel: string;
   /** How long CloudWatch keeps the function's logs. Default: one month. */
   logRetention?: RetentionDays;
+  /** Ship source maps and read them in stack traces. Default: true. */
+  sourceMaps?: boolean;
 }
 
 export class ProjectFunction extends NodejsFunction {
@@ -63,6 +58,7 @@ export class ProjectFunction extends NodejsFunction {
       logRetention = RetentionDays.ONE_MONTH,
       environment,
       bundling,
+      sourceMaps = true,
       ...rest
     } = props;
     // An explicit log group (rather than the deprecated logRetention custom resource) so the retention
@@ -83,8 +79,12 @@ export class ProjectFunction extends NodejsFunction {
       depsLockFilePath: join(sourceRoot, 'package-lock.json'),
       logGroup,
       ...rest,
-      environment: { NODE_OPTIONS: '--enable-source-maps', LOG_LEVEL: logLevel, ...environment },
-      bundling: { ...PROJECT_BUNDLING, ...bundling },
+      environment: {
+        ...(sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
+        LOG_LEVEL: logLevel,
+        ...environment,
+      },
+      bundling: { ...PROJECT_BUNDLING, sourceMap: sourceMaps, ...bundling },
     });
   }
 

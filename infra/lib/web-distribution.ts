@@ -50,6 +50,8 @@ export interface WebDistributionProps {
    * distribution after a rotation (an unchanged dynamic reference is not re-resolved).
    */
   originVerifyVersion?: string;
+  /** An AWS WAF web ACL (CLOUDFRONT scope) in front of everything. */
+  webAclArn?: string;
 }
 
 export class WebDistribution extends Construct {
@@ -90,6 +92,7 @@ export class WebDistribution extends Construct {
     const apiDomain = `${props.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'CSP Generator',
+      ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
       httpVersion: HttpVersion.HTTP2_AND_3,
       defaultRootObject: 'index.html',
       defaultBehavior: {

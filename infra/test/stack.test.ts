@@ -305,6 +305,52 @@ describe('CspGeneratorStack with every handler present', () => {
     });
   });
 
+  it('puts AWS WAF with rate-based rules in front of CloudFront only when asked, and only in us-east-1', () => {
+    s.template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    const source = makeSourceRoot(['api']);
+    const withWaf = new CspGeneratorStack(testApp(), 'Waf', {
+      sourceRoot: source.root,
+      waf: true,
+      env: { region: 'us-east-1', account: '123456789012' },
+    });
+    const t = Template.fromStack(withWaf);
+    t.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'CLOUDFRONT',
+      DefaultAction: { Allow: {} },
+      Rules: [
+        Match.objectLike({
+          Name: 'sign-in-rate',
+          Action: { Block: {} },
+          Statement: {
+            RateBasedStatement: Match.objectLike({
+              Limit: 100,
+              AggregateKeyType: 'IP',
+              ScopeDownStatement: Match.anyValue(),
+            }),
+          },
+        }),
+        Match.objectLike({
+          Name: 'all-rate',
+          Statement: { RateBasedStatement: Match.objectLike({ Limit: 2000, AggregateKeyType: 'IP' }) },
+        }),
+      ],
+    });
+    t.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        WebACLId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^WafAcl'), 'Arn'] },
+      }),
+    });
+    expect(
+      () =>
+        new CspGeneratorStack(testApp(), 'WafElsewhere', {
+          sourceRoot: source.root,
+          waf: true,
+          env: { region: 'eu-west-1', account: '123456789012' },
+        }),
+    ).toThrow(/us-east-1/);
+    source.remove();
+  });
+
   it("sends the origin-verify secret's current value, pinned to a version when a rotation names one", () => {
     const header = (t: Template) =>
       JSON.stringify(t.findResources('AWS::CloudFront::Distribution')).match(
