@@ -1,8 +1,12 @@
-// The report path's Lambda entries and the crawl dead-letter entry, fed the event shapes AWS sends: a
-// Lambda Function URL request (payload 2.0) for ingest, whose message goes through the real SQS client to a
-// loopback SQS; that message as an SQS batch, with a poison message beside it, for the consumer; and an SQS
-// batch for the dead-letter handler. DynamoDB Local underneath.
+// The Lambda entries fed the event shapes AWS sends (the API's own, API Gateway v2, is api/lambda.test.ts):
+// a Lambda Function URL request (payload 2.0) for ingest, whose message goes through the real SQS client to a
+// loopback SQS; that message as an SQS batch, beside a poison message and one DynamoDB refuses, for the
+// consumer (a partial batch failure); SQS batches for the dead-letter handler and the crawler. DynamoDB
+// Local underneath.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
 import type {
   APIGatewayProxyEventV2,
@@ -31,7 +35,9 @@ let sqs: LoopbackSqs;
 let ingest: UrlHandler;
 let consumer: SqsHandler;
 let deadLetter: SqsHandler;
-const context = {} as Context;
+let crawler: SqsHandler;
+const context = { getRemainingTimeInMillis: () => 60_000 } as Context;
+const dataDir = mkdtempSync(join(tmpdir(), 'csp-entries-'));
 
 beforeAll(async () => {
   const endpoint = inject('dynamoEndpoint');
@@ -45,16 +51,24 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     REPORT_QUEUE_URL: sqs.queueUrl('reports'),
+    CRAWL_QUEUE_URL: sqs.queueUrl('crawl'),
+    DATA_DIR: dataDir,
     PUBLIC_URL: 'https://csp.example.test',
     LOG_LEVEL: 'silent',
   });
-  ({ handler: ingest } = (await import('./lambda')) as unknown as { handler: UrlHandler });
-  ({ handler: consumer } = (await import('./consumer-lambda')) as unknown as { handler: SqsHandler });
+  ({ handler: ingest } = (await import('../report-ingest/lambda')) as unknown as { handler: UrlHandler });
+  ({ handler: consumer } = (await import('../report-ingest/consumer-lambda')) as unknown as {
+    handler: SqsHandler;
+  });
   ({ handler: deadLetter } = (await import('../queue/dead-letter-lambda')) as unknown as {
     handler: SqsHandler;
   });
+  ({ handler: crawler } = (await import('../crawler/lambda')) as unknown as { handler: SqsHandler });
 });
-afterAll(() => sqs?.close());
+afterAll(async () => {
+  await sqs?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 /** A request to the ingest function's own URL, as Lambda Function URLs deliver it. */
 function functionUrlEvent(method: string, body: string | undefined, headers: Record<string, string>) {
@@ -158,10 +172,12 @@ describe('report path Lambda entries (Function URL and SQS events)', () => {
     expect(bad.statusCode).toBe(400);
     expect(sqs.messages('reports')).toHaveLength(1);
 
-    // The queue hands the message to the consumer in a batch, beside a poison message: the good one is
-    // stored, the poison one is dropped (logged), and neither is reported as a failure to retry.
-    const out = await consumer({ Records: [sqsRecord(message!), sqsRecord('{not json')] });
-    expect(out).toEqual({ batchItemFailures: [] });
+    // The queue hands the message to the consumer in a batch, beside a poison message (dropped, logged, not
+    // retried) and a message whose writes DynamoDB refuses (a partition key over its 2,048 bytes): only that
+    // one is reported back, so SQS delivers it again while the rest of the batch is done.
+    const refused = sqsRecord(JSON.stringify({ ...parsed, domainId: 'x'.repeat(3000) }));
+    const out = await consumer({ Records: [sqsRecord(message!), sqsRecord('{not json'), refused] });
+    expect(out).toEqual({ batchItemFailures: [{ itemIdentifier: refused.messageId }] });
     const stored = await listDomainReports(db, domain.id, { sinceMs: 0, limit: 10 });
     expect(stored.reports).toHaveLength(1);
     expect(stored.reports[0]).toMatchObject({
@@ -183,5 +199,13 @@ describe('report path Lambda entries (Function URL and SQS events)', () => {
     const failed = await getAnalysis(db, analysis.id);
     expect(failed?.status).toBe('failed');
     expect(failed?.errors?.[0]).toMatch(/stopped after 3 failed attempts/);
+  });
+
+  it('the crawler entry drops a poison message and a message of an analysis that does not exist', async () => {
+    const out = await crawler(
+      { Records: [sqsRecord('{"analysisId":'), sqsRecord(JSON.stringify({ analysisId: 'A'.repeat(26) }))] },
+      context,
+    );
+    expect(out).toEqual({ batchItemFailures: [] });
   });
 });
