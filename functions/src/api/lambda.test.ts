@@ -96,6 +96,9 @@ describe('API Lambda entry (HTTP API v2 events)', () => {
 
     const me = await handler(v2Event('GET', '/api/user', { cookies: [session!.split(';')[0]!] }), context);
     expect(me.statusCode).toBe(200);
+    // The request id is API Gateway's (its access logs carry the same one).
+    const event = v2Event('GET', '/api/altcha-challenge');
+    expect((await handler(event, context)).headers?.['x-request-id']).toBe(event.requestContext.requestId);
     expect(JSON.parse(me.body!).username).toBe('lambda_user');
   });
 

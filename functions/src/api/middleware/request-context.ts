@@ -1,11 +1,16 @@
 // Per-request context: the dependencies, a request id (echoed as X-Request-Id) and a logger that carries it.
+// In AWS the id is API Gateway's own, the one its access logs carry, so a request's lines join up.
 import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import type { ApiDeps, ApiEnv } from '../deps';
 
 export function requestContext(deps: ApiDeps) {
   return createMiddleware<ApiEnv>(async function requestContextMiddleware(c, next) {
-    const requestId = randomUUID();
+    const gateway = (c.env as { requestContext?: { requestId?: unknown } } | undefined)?.requestContext;
+    const requestId =
+      typeof gateway?.requestId === 'string' && /^[\w-]{1,64}$/.test(gateway.requestId)
+        ? gateway.requestId
+        : randomUUID();
     const log = deps.logger.child({ requestId });
     c.set('deps', deps);
     c.set('requestId', requestId);
