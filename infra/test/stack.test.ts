@@ -1,7 +1,10 @@
+import { OWN_POLICY } from '@csp/shared/csp/own-policy';
+import { Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CspGeneratorStack, type FunctionName } from '../lib/csp-generator-stack';
+import { OwnHeaders } from '../lib/own-headers';
 import { VIEWER_ADDRESS_SOURCE } from '../lib/viewer-address';
 import { makeSourceRoot, testApp } from './source-root';
 
@@ -270,6 +273,25 @@ describe('CspGeneratorStack with every handler present', () => {
     );
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/{proxy+}' });
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/uri-report' });
+  });
+
+  it("serves our own strict CSP within CloudFront's 1,783-character cap, and refuses a longer one", () => {
+    const policies = Object.values(
+      s.template.findResources('AWS::CloudFront::ResponseHeadersPolicy'),
+    ) as Resource[];
+    expect(policies).toHaveLength(2);
+    for (const p of policies) {
+      const config = p.Properties.ResponseHeadersPolicyConfig as {
+        SecurityHeadersConfig: { ContentSecurityPolicy: { ContentSecurityPolicy: string } };
+      };
+      const csp = config.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy;
+      expect(csp).toBe(OWN_POLICY);
+      expect(csp.length).toBeLessThanOrEqual(1783);
+    }
+    const stack = new Stack(testApp(), 'TooLong');
+    expect(
+      () => new OwnHeaders(stack, 'Headers', { policy: `default-src 'self'; ${'x'.repeat(1800)}` }),
+    ).toThrow(/at most 1783/);
   });
 
   it('gives the API a viewer address no client can forge: a viewer-request function writes it', () => {
