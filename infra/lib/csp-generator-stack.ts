@@ -63,6 +63,8 @@ export interface CspGeneratorStackProps extends StackProps {
   originVerifyVersion?: string;
   /** AWS WAF with rate-based rules in front of CloudFront (a fixed monthly cost; us-east-1 only). */
   waf?: boolean;
+  /** Expose the report function at its own Function URL and name it in policies. Default: true. */
+  reportFunctionUrl?: boolean;
 }
 
 export class CspGeneratorStack extends Stack {
@@ -239,12 +241,24 @@ export class CspGeneratorStack extends Stack {
       }).bindTable(table, { accessMode: 'read', leadingKeys: FUNCTION_KEY_PREFIXES.reportIngest });
       reports.queue.grantSendMessages(ingest);
       originVerify.grantRead(ingest);
-      const ingestUrl = ingest.addFunctionUrl({
-        authType: FunctionUrlAuthType.NONE,
-        cors: { allowedOrigins: ['*'], allowedMethods: [UrlMethod.POST], allowedHeaders: ['content-type'] },
-      });
-      // https://<id>.lambda-url.<region>.on.aws/ → its origin, for the report-uri of generated policies.
-      api.addEnvironment('REPORT_ENDPOINT_ORIGIN', `https://${Fn.select(2, Fn.split('/', ingestUrl.url))}`);
+      // Its own URL (the cheaper path: no CloudFront or API Gateway request charge) unless the deployment
+      // asks for reports through CloudFront only (-c reportFunctionUrl=false); the report-uri of generated
+      // policies names whichever is deployed.
+      const ingestUrl =
+        props.reportFunctionUrl === false
+          ? null
+          : ingest.addFunctionUrl({
+              authType: FunctionUrlAuthType.NONE,
+              cors: {
+                allowedOrigins: ['*'],
+                allowedMethods: [UrlMethod.POST],
+                allowedHeaders: ['content-type'],
+              },
+            });
+      // https://<id>.lambda-url.<region>.on.aws/ → its origin. Without it the API falls back to PUBLIC_URL.
+      if (ingestUrl) {
+        api.addEnvironment('REPORT_ENDPOINT_ORIGIN', `https://${Fn.select(2, Fn.split('/', ingestUrl.url))}`);
+      }
       // A more specific route than /api/{proxy+}, so API Gateway picks it first.
       httpApi.addRoutes({
         path: '/api/uri-report',
@@ -252,7 +266,7 @@ export class CspGeneratorStack extends Stack {
         integration: new HttpLambdaIntegration('ReportIngestIntegration', ingest),
       });
       new CfnOutput(this, 'ReportEndpoint', {
-        value: ingestUrl.url,
+        value: ingestUrl ? ingestUrl.url : `${web.url}/api/uri-report`,
         description: 'Where browsers send reports',
       });
       this.functions.reportIngest = ingest;

@@ -138,6 +138,26 @@ describe('CspGeneratorStack with every handler present', () => {
     });
   });
 
+  it('takes reports through CloudFront only when the deployment says so, and names that in policies', () => {
+    const source = makeSourceRoot(['api', 'reportIngest', 'reportConsumer']);
+    const stack = new CspGeneratorStack(testApp(), 'NoUrl', {
+      sourceRoot: source.root,
+      reportFunctionUrl: false,
+    });
+    const t = Template.fromStack(stack);
+    source.remove();
+    t.resourceCountIs('AWS::Lambda::Url', 0);
+    const api = Object.values(t.findResources('AWS::Lambda::Function')).find(
+      (r) => (r as Resource).Properties.Description === 'CSP Generator API (Hono)',
+    ) as Resource;
+    const env = (api.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    // Without REPORT_ENDPOINT_ORIGIN, report-uri is PUBLIC_URL's /api/uri-report (CloudFront).
+    expect(env.REPORT_ENDPOINT_ORIGIN).toBeUndefined();
+    expect(JSON.stringify(env.PUBLIC_URL)).toContain('DomainName');
+    t.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/uri-report' });
+    t.hasOutput('ReportEndpoint', { Value: Match.anyValue() });
+  });
+
   /** Every statement of the policies attached to one function's role. */
   const statementsOf = (name: FunctionName) => {
     const role = (s.template.findResources('AWS::Lambda::Function')[s.logicalId(name)] as Resource).Properties
