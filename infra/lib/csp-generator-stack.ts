@@ -19,6 +19,7 @@ import { AppSecrets } from './app-secrets';
 import { BlobBucket } from './blob-bucket';
 import { CrawlQueue } from './crawl-queue';
 import { DataTable } from './data-table';
+import { grantSecretValue, grantSend } from './grants';
 import { acknowledge, acknowledgeStackFindings } from './nag-acknowledgments';
 import { ProjectFunction } from './project-function';
 import { ReportQueue } from './report-queue';
@@ -135,9 +136,9 @@ export class CspGeneratorStack extends Stack {
         ALLOW_PRIVATE_TARGETS: 'false',
       },
     }).bindTable(table, { accessMode: 'readWrite', indexes: true });
-    crawl.queue.grantSendMessages(api);
-    secrets.secret.grantRead(api);
-    originVerify.grantRead(api);
+    grantSend(api, crawl.queue);
+    grantSecretValue(api, secrets.secret);
+    grantSecretValue(api, originVerify);
     api.node.addDependency(secrets.seeded);
     const apiIntegration = new HttpLambdaIntegration('ApiIntegration', api);
     httpApi.addRoutes({ path: '/api/{proxy+}', methods: [HttpMethod.ANY], integration: apiIntegration });
@@ -172,7 +173,7 @@ export class CspGeneratorStack extends Stack {
         bundling: { externalModules: CRAWLER_NODE_MODULES, nodeModules: CRAWLER_NODE_MODULES },
         // It runs a browser on untrusted pages: analyses, its run slots and achievements, nothing else.
       }).bindTable(table, { accessMode: 'readWrite', leadingKeys: FUNCTION_KEY_PREFIXES.crawler });
-      crawl.queue.grantSendMessages(crawler); // continuations
+      grantSend(crawler, crawl.queue); // continuations
       // The three object calls of s3-blob-store.ts, and ListBucket so a missing blob is NoSuchKey (null),
       // not AccessDenied.
       crawler.addToRolePolicy(
@@ -239,8 +240,8 @@ export class CspGeneratorStack extends Stack {
           ORIGIN_VERIFY_SECRET_ARN: originVerify.secretArn,
         },
       }).bindTable(table, { accessMode: 'read', leadingKeys: FUNCTION_KEY_PREFIXES.reportIngest });
-      reports.queue.grantSendMessages(ingest);
-      originVerify.grantRead(ingest);
+      grantSend(ingest, reports.queue);
+      grantSecretValue(ingest, originVerify);
       // Its own URL (the cheaper path: no CloudFront or API Gateway request charge) unless the deployment
       // asks for reports through CloudFront only (-c reportFunctionUrl=false); the report-uri of generated
       // policies names whichever is deployed.

@@ -181,6 +181,18 @@ describe('CspGeneratorStack with every handler present', () => {
         for (const a of actions(st)) expect(a === '*' || a.endsWith(':*'), a).toBe(false);
       }
     }
+    // Queues and secrets: the one call each makes.
+    const sqsAndSecrets = (name: FunctionName) =>
+      [...new Set(statementsOf(name).flatMap(actions))]
+        .filter((a) => /^(sqs|secretsmanager):/.test(a))
+        .sort();
+    expect(sqsAndSecrets('api')).toEqual(['secretsmanager:GetSecretValue', 'sqs:SendMessage']);
+    expect(sqsAndSecrets('reportIngest')).toEqual(['secretsmanager:GetSecretValue', 'sqs:SendMessage']);
+    expect(
+      sqsAndSecrets('crawler').filter(
+        (a) => !a.startsWith('sqs:Receive') && !/Delete|Visibility|GetQueue/.test(a),
+      ),
+    ).toEqual(['sqs:SendMessage']);
     for (const name of ALL) {
       const all = statementsOf(name).flatMap(actions);
       expect(all.length, name).toBeGreaterThan(0);
