@@ -29,6 +29,37 @@ export function ListTable({
   );
 }
 
+/** A header cell: its text, and when it shows (`sm`/`md`: from that width up; phones fold it into a row). */
+export interface Column {
+  label: string;
+  from?: 'sm' | 'md';
+}
+
+const SHOWN_FROM = { sm: 'hidden sm:table-cell', md: 'hidden md:table-cell' } as const;
+
+/**
+ * The header cells of a table whose first column is flush with the card's edge and whose last, unlabelled
+ * one holds each row's actions.
+ */
+export function HeaderCells({ columns }: { columns: readonly Column[] }) {
+  return (
+    <>
+      {columns.map((c, i) => (
+        <th
+          key={c.label}
+          scope="col"
+          className={`${i === 0 ? 'py-2 pr-3 pl-5 sm:pl-6' : 'px-3 py-2'} ${c.from ? SHOWN_FROM[c.from] : ''}`}
+        >
+          {c.label}
+        </th>
+      ))}
+      <th scope="col" className="py-2 pr-5 pl-3 sm:pr-6">
+        <span className="sr-only">Actions</span>
+      </th>
+    </>
+  );
+}
+
 /** An icon-only link to a row's screen; `label` is its accessible name. */
 export function RowChevronLink({ to, label }: { to: string; label: string }) {
   return (

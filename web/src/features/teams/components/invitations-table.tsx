@@ -7,12 +7,19 @@ import { useEffect, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { ListTable } from '@/components/ui/list-table';
+import { HeaderCells, ListTable } from '@/components/ui/list-table';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { copyText } from '@/lib/clipboard';
 import { formatDate } from '@/lib/format';
 import { useRevokeInvitation } from '../api/teams';
+
+const INVITATION_COLUMNS = [
+  { label: 'Email' },
+  { label: 'Role', from: 'sm' },
+  { label: 'Sent', from: 'md' },
+  { label: 'Expires' },
+] as const;
 
 export function InvitationsTable({
   teamId,
@@ -30,28 +37,7 @@ export function InvitationsTable({
         <CardTitle>Pending Invitations</CardTitle>
       </CardHeader>
       <CardContent>
-        <ListTable
-          testId="team-invitations"
-          head={
-            <>
-              <th scope="col" className="py-2 pr-3 pl-5 sm:pl-6">
-                Email
-              </th>
-              <th scope="col" className="hidden px-3 py-2 sm:table-cell">
-                Role
-              </th>
-              <th scope="col" className="hidden px-3 py-2 md:table-cell">
-                Sent
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Expires
-              </th>
-              <th scope="col" className="py-2 pr-5 pl-3 sm:pr-6">
-                <span className="sr-only">Actions</span>
-              </th>
-            </>
-          }
-        >
+        <ListTable testId="team-invitations" head={<HeaderCells columns={INVITATION_COLUMNS} />}>
           {invitations.map((i) => (
             <tr key={i.id} data-testid="team-invitation" data-id={i.id}>
               <td className="py-3 pr-3 pl-5 font-medium break-all sm:pl-6">{i.email}</td>

@@ -6,12 +6,19 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/dialog';
-import { ListTable } from '@/components/ui/list-table';
+import { HeaderCells, ListTable } from '@/components/ui/list-table';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { useRemoveMember } from '../api/teams';
+
+const MEMBER_COLUMNS = [
+  { label: 'Name' },
+  { label: 'Email', from: 'sm' },
+  { label: 'Role' },
+  { label: 'Joined', from: 'md' },
+] as const;
 
 export const memberName = (m: Pick<TeamMember, 'firstName' | 'lastName' | 'username'>) =>
   [m.firstName, m.lastName].filter(Boolean).join(' ') || m.username;
@@ -44,28 +51,7 @@ export function MembersTable({
             Could not load the members ({error.message}).
           </p>
         ) : (
-          <ListTable
-            testId="team-members"
-            head={
-              <>
-                <th scope="col" className="py-2 pr-3 pl-5 sm:pl-6">
-                  Name
-                </th>
-                <th scope="col" className="hidden px-3 py-2 sm:table-cell">
-                  Email
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Role
-                </th>
-                <th scope="col" className="hidden px-3 py-2 md:table-cell">
-                  Joined
-                </th>
-                <th scope="col" className="py-2 pr-5 pl-3 sm:pr-6">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </>
-            }
-          >
+          <ListTable testId="team-members" head={<HeaderCells columns={MEMBER_COLUMNS} />}>
             {members.map((m) => (
               <tr key={m.id} data-testid="team-member" data-id={m.id}>
                 <td className="py-3 pr-3 pl-5 sm:pl-6">
