@@ -23,9 +23,14 @@ export function requestContext(deps: ApiDeps) {
     // Only method, path and status: query strings may carry ids or tokens.
     log.info('request', {
       method: c.req.method,
-      path: c.req.path,
+      path: loggablePath(c.req.path),
       status: c.res.status,
       ms: Math.round(performance.now() - started),
     });
   });
+}
+
+/** The path without the secrets some carry (an invitation's token is its whole authority). */
+export function loggablePath(path: string): string {
+  return path.replace(/(\/invitations\/)[^/]+/, '$1:token');
 }
