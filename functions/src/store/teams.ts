@@ -305,7 +305,11 @@ export async function acceptInvitation(
     if (!isConditionFailure(err)) throw err;
     const failed = failedConditionIndexes(err);
     if (failed.includes(2)) throw new AppError(409, INVITATION_PROBLEMS.inTeam);
-    if (failed.includes(1)) throw new AppError(409, INVITATION_PROBLEMS.full);
+    if (failed.includes(1)) {
+      // Full, or deleted while this was on its way.
+      const team = await getTeam(db, invitation.teamId);
+      throw new AppError(409, team ? INVITATION_PROBLEMS.full : INVITATION_PROBLEMS.revoked);
+    }
     // The invitation changed since it was read: say what it is now.
     const now2 = await getInvitation(db, invitation.id);
     throw new AppError(
