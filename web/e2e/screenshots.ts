@@ -235,6 +235,13 @@ async function teamScreens(
   }
   await page.waitForSelector('[data-testid="team-member"]');
   await shot('settings-team');
+  // A pending invitation's Actions menu, over the table's edge: it must not be cut off.
+  if (await page.$('[data-testid="invitation-actions"]')) {
+    await page.click('[data-testid="invitation-actions"]');
+    await page.waitForSelector('[role="menu"]:popover-open');
+    await shot('settings-team-actions', false);
+    await page.keyboard.press('Escape');
+  }
   const [pending] = (await (await call('GET', '/api/teams/invitations', await cookieOf())).json()) as {
     link: string;
   }[];

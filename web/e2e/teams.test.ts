@@ -1,7 +1,7 @@
 // Teams in the browser: the owner creates a team in Settings › Team and invites by email (no mail server:
 // the link is kept in Pending Invitations); the invited user opens the link signed out, signs in, comes
-// back to it and accepts; the owner sees them among the members and revokes another invitation; the
-// member leaves.
+// back to it and accepts; the owner sees them among the members, copies another invitation's link from its
+// Actions menu and revokes it; the member leaves.
 import { registeredClient } from '@csp/functions/src/testing/api-server';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -127,15 +127,35 @@ describe('teams', () => {
     expect(await visibleText(theirs)).toContain('This invitation has already been used.');
   });
 
-  it('revokes an invitation from its Actions menu, and lets a member leave', async () => {
+  it("copies an invitation's link and revokes it from its Actions menu, and lets a member leave", async () => {
     await dismissToasts(page);
     await page.type('#invite-email', 'someone.else@example.test');
     await clickText(page, 'button', 'Send Invite');
     await waitForToast(page, 'Invitation created');
     await page.waitForSelector('[data-testid="invitation-actions"]');
     await dismissToasts(page);
+    const [pending] = await (await owner.client.get('/api/teams/invitations')).json();
+
+    // Actions › Copy link: the menu is on top of everything (not cut off by the table's scrolling box).
     await page.click('[data-testid="invitation-actions"]');
-    await clickText(page, 'button', 'Revoke');
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Copy link');
+    expect(
+      await page.$eval('[role="menu"]', (menu) =>
+        [...menu.querySelectorAll('[role="menuitem"]')].every((item) => {
+          const r = item.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return r.bottom <= window.innerHeight && r.top >= 0 && item.contains(hit);
+        }),
+      ),
+    ).toBe(true);
+    await clickText(page, '*[@role="menuitem"]', 'Copy link');
+    await waitForToast(page, 'Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(pending.link);
+    expect(await page.$('[role="menu"]:popover-open')).toBeNull();
+    await dismissToasts(page);
+
+    await page.click('[data-testid="invitation-actions"]');
+    await clickText(page, '*[@role="menuitem"]', 'Revoke');
     await waitForToast(page, 'Invitation revoked');
     await page.waitForFunction(() => !document.querySelector('[data-testid="team-invitation"]'));
 

@@ -3,10 +3,9 @@
 // Revoke (decision for the spec's "not shown [7]").
 import type { Invitation } from '@csp/shared/schemas/team';
 import { Copy, Ellipsis, Undo2 } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { DropdownMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { HeaderCells, ListTable } from '@/components/ui/list-table';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
@@ -60,29 +59,9 @@ export function InvitationsTable({
 }
 
 function InvitationActions({ teamId, invitation }: { teamId: string; invitation: Invitation }) {
-  const [open, setOpen] = useState(false);
-  const box = useRef<HTMLDivElement>(null);
   const revoke = useRevokeInvitation(teamId);
 
-  // Closes on a click elsewhere or Escape, like any menu.
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (!box.current?.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
-
   async function copyLink() {
-    setOpen(false);
     if (!invitation.link) return;
     try {
       await copyText(invitation.link);
@@ -97,7 +76,6 @@ function InvitationActions({ teamId, invitation }: { teamId: string; invitation:
   }
 
   function revokeIt() {
-    setOpen(false);
     // mutateAsync: the row (and the table, when it was the last one) is gone once the list refreshes, and
     // React Query skips the callbacks of an unmounted mutation.
     revoke.mutateAsync(invitation.id).then(
@@ -116,44 +94,20 @@ function InvitationActions({ teamId, invitation }: { teamId: string; invitation:
   }
 
   return (
-    <div ref={box} className="relative inline-block text-left">
-      <Button
-        variant="ghost"
-        size="icon"
-        aria-label={`Actions for the invitation to ${invitation.email}`}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        disabled={revoke.isPending}
-        onClick={() => setOpen((v) => !v)}
-        data-testid="invitation-actions"
-      >
-        <Ellipsis aria-hidden="true" />
-      </Button>
-      {open ? (
-        <div
-          role="menu"
-          className="absolute right-0 z-20 mt-1 flex w-40 flex-col rounded-md border border-border bg-white p-1 text-sm shadow-lg"
-        >
-          <button
-            type="button"
-            role="menuitem"
-            className="flex items-center gap-2 rounded px-2 py-1.5 text-left hover:bg-slate-100"
-            onClick={() => void copyLink()}
-          >
-            <Copy className="size-4" aria-hidden="true" />
-            Copy link
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            className="flex items-center gap-2 rounded px-2 py-1.5 text-left text-destructive hover:bg-red-50"
-            onClick={revokeIt}
-          >
-            <Undo2 className="size-4" aria-hidden="true" />
-            Revoke
-          </button>
-        </div>
-      ) : null}
-    </div>
+    <DropdownMenu
+      label={`Actions for the invitation to ${invitation.email}`}
+      trigger={<Ellipsis aria-hidden="true" />}
+      disabled={revoke.isPending}
+      testId="invitation-actions"
+    >
+      <DropdownMenuItem onSelect={() => void copyLink()} disabled={!invitation.link}>
+        <Copy aria-hidden="true" />
+        Copy link
+      </DropdownMenuItem>
+      <DropdownMenuItem destructive onSelect={revokeIt}>
+        <Undo2 aria-hidden="true" />
+        Revoke
+      </DropdownMenuItem>
+    </DropdownMenu>
   );
 }
