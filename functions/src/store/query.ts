@@ -36,3 +36,23 @@ export async function queryPartition(db: Db, q: PartitionQuery): Promise<Record<
   } while (start && items.length < limit);
   return items;
 }
+
+/** Keys of every item of a base-table partition. */
+export async function queryTable(db: Db, pk: string): Promise<{ pk: string; sk: string }[]> {
+  const keys: { pk: string; sk: string }[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': pk },
+        ProjectionExpression: 'pk, sk',
+        ExclusiveStartKey: start,
+      }),
+    );
+    keys.push(...((res.Items ?? []) as { pk: string; sk: string }[]));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return keys;
+}

@@ -17,7 +17,8 @@ import {
   reportStatsPartition,
   suspiciousSeenPartition,
 } from './keys';
-import { queryTable, retentionExpiry } from './reports';
+import { queryTable } from './query';
+import { retentionExpiry } from './reports';
 
 /** `2026-11-24T13`: the hour a report counts in (UTC), sortable as text. */
 export const hourOf = (iso: string) => iso.slice(0, 13);

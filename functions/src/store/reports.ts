@@ -14,7 +14,7 @@ import {
   reportPolicyKey,
   reportPolicyPartition,
 } from './keys';
-import { queryPartition } from './query';
+import { queryPartition, queryTable } from './query';
 
 const DAY_SECONDS = 24 * 3600;
 export const retentionExpiry = (fromMs: number) =>
@@ -150,24 +150,4 @@ export async function clearDomainReports(db: Db, domainId: string): Promise<numb
   const policies = await queryTable(db, reportPolicyPartition(domainId));
   await batchDelete(db, policies);
   return keys.length;
-}
-
-/** Keys of every item of a base-table partition. */
-export async function queryTable(db: Db, pk: string): Promise<{ pk: string; sk: string }[]> {
-  const keys: { pk: string; sk: string }[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': pk },
-        ProjectionExpression: 'pk, sk',
-        ExclusiveStartKey: start,
-      }),
-    );
-    keys.push(...((res.Items ?? []) as { pk: string; sk: string }[]));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return keys;
 }

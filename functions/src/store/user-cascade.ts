@@ -3,36 +3,15 @@
 // achievements, counters and run slots; used 2FA steps; then the user and its guards.
 // The team they own is deleted (its members' teamId becomes null); from a team they are in, they leave.
 // Done in that order so a failure half way can be retried and never leaves an item pointing at no user.
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteAnalysisCascade } from './analyses';
 import { batchDelete } from './batch';
 import type { Db } from './db';
 import { deleteDomainCascade, listUserDomains } from './domains';
 import { achievementsPartition, runSlotsKey, totpStepsPartition, userAnalysesPartition } from './keys';
-import { queryPartition } from './query';
+import { queryPartition, queryTable } from './query';
 import { deleteUserSessions } from './sessions';
 import { deleteTeam, getTeam, removeMember } from './teams';
 import { deleteUserRecord, type UserRecord } from './users';
-
-/** Every item of one main-table partition (pk), as keys. */
-async function partitionKeys(db: Db, pk: string): Promise<{ pk: string; sk: string }[]> {
-  const keys: { pk: string; sk: string }[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': pk },
-        ProjectionExpression: 'pk, sk',
-        ExclusiveStartKey: start,
-      }),
-    );
-    keys.push(...((res.Items ?? []) as { pk: string; sk: string }[]));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return keys;
-}
 
 export async function deleteUserCascade(db: Db, user: UserRecord): Promise<void> {
   const team = user.teamId ? await getTeam(db, user.teamId) : null;
@@ -48,8 +27,8 @@ export async function deleteUserCascade(db: Db, user: UserRecord): Promise<void>
     await deleteAnalysisCascade(db, { id: a.id as string, domainId: (a.domainId as string | null) ?? null });
   }
   await deleteUserSessions(db, user.id);
-  await batchDelete(db, await partitionKeys(db, totpStepsPartition(user.id)));
-  await batchDelete(db, [...(await partitionKeys(db, achievementsPartition(user.id))), runSlotsKey(user.id)]);
+  await batchDelete(db, await queryTable(db, totpStepsPartition(user.id)));
+  await batchDelete(db, [...(await queryTable(db, achievementsPartition(user.id))), runSlotsKey(user.id)]);
   // The user item last, with its guards.
   await deleteUserRecord(db, user);
 }
