@@ -303,15 +303,17 @@ describe('tooltips', () => {
     }
   });
 
+  /** The accessible names of the info tips inside one test id's element, in order. */
+  const tipLabels = (testId: string) =>
+    page.$$eval(`[data-testid="${testId}"] [data-testid="info-tip"]`, (tips) =>
+      tips.map((b) => b.getAttribute('aria-label')),
+    );
+
   it('the dashboard cards, Quick Stats and the Analysis Summary rows each have a tooltip', async () => {
     await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
     await page.waitForSelector('[data-testid="stat-card"]');
     await dismissAchievementOverlay(page);
-    expect(
-      await page.$$eval('[data-testid="stat-card"] [data-testid="info-tip"]', (tips) =>
-        tips.map((b) => b.getAttribute('aria-label')),
-      ),
-    ).toEqual([
+    expect(await tipLabels('stat-card')).toEqual([
       'About Total Domains',
       'About Total Analyses',
       'About Active Scans',
@@ -328,11 +330,11 @@ describe('tooltips', () => {
     const domain = await createDomain('Stats', 'https://stats.example.com');
     await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
     await page.waitForSelector('[data-testid="quick-stats"]');
-    expect(
-      await page.$$eval('[data-testid="quick-stats"] [data-testid="info-tip"]', (tips) =>
-        tips.map((b) => b.getAttribute('aria-label')),
-      ),
-    ).toEqual(['About Total analyses', 'About Success rate', 'About Status']);
+    expect(await tipLabels('quick-stats')).toEqual([
+      'About Total analyses',
+      'About Success rate',
+      'About Status',
+    ]);
 
     const standalone = await seedCompleted(server.deps.db, {
       userId: user.id,
@@ -341,11 +343,7 @@ describe('tooltips', () => {
     });
     await page.goto(`${server.url}/csp-generator?analysis=${standalone}`, { waitUntil: 'load' });
     await page.waitForSelector('[data-testid="analysis-summary"]');
-    expect(
-      await page.$$eval('[data-testid="analysis-summary"] [data-testid="info-tip"]', (tips) =>
-        tips.map((b) => b.getAttribute('aria-label')),
-      ),
-    ).toEqual([
+    expect(await tipLabels('analysis-summary')).toEqual([
       'About Pages Crawled',
       'About Total Resources',
       'About Unique Domains',
