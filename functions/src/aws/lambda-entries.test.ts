@@ -13,7 +13,6 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
   SQSEvent,
-  SQSRecord,
 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createAnalysis, getAnalysis } from '../store/analyses';
@@ -22,6 +21,7 @@ import { createDomain } from '../store/domains';
 import { listDomainReports } from '../store/reports';
 import { ensureTable } from '../store/table';
 import { type LoopbackSqs, startLoopbackSqs } from '../testing/loopback-sqs';
+import { sqsRecord } from '../testing/sqs-events';
 
 type UrlHandler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 type SqsHandler = (
@@ -106,26 +106,6 @@ function functionUrlEvent(method: string, body: string | undefined, headers: Rec
   } as unknown as APIGatewayProxyEventV2;
 }
 
-function sqsRecord(body: string, receives = 1): SQSRecord {
-  const id = randomBytes(6).toString('hex');
-  return {
-    messageId: id,
-    receiptHandle: id,
-    body,
-    attributes: {
-      ApproximateReceiveCount: String(receives),
-      SentTimestamp: String(Date.now()),
-      SenderId: 'AIDAEXAMPLE',
-      ApproximateFirstReceiveTimestamp: String(Date.now()),
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:queue',
-    awsRegion: 'us-east-1',
-  };
-}
-
 describe('report path Lambda entries (Function URL and SQS events)', () => {
   it('ingest answers a Function URL report with 204 after its message is in SQS; the consumer stores it', async () => {
     const domain = await createDomain(db, 'u-entries', {
@@ -194,7 +174,7 @@ describe('report path Lambda entries (Function URL and SQS events)', () => {
       crawlRequest: crawlRequestSchema.parse({ url: 'https://site.example/' }),
     });
     await deadLetter({
-      Records: [sqsRecord(JSON.stringify({ analysisId: analysis.id }), 3), sqsRecord('poison')],
+      Records: [sqsRecord(JSON.stringify({ analysisId: analysis.id }), { receives: 3 }), sqsRecord('poison')],
     });
     const failed = await getAnalysis(db, analysis.id);
     expect(failed?.status).toBe('failed');

@@ -13,6 +13,7 @@ import type { LocalServer } from '../local/server';
 import { getAnalysis } from '../store/analyses';
 import { getKnowledge } from '../store/knowledge';
 import { registeredClient, startTestServer } from '../testing/api-server';
+import { sqsRecord } from '../testing/sqs-events';
 import { type FixtureSites, startFixtureSites } from './fixtures/sites';
 import { type CrawlHandlerDeps, createCrawlHandler } from './handler';
 import { FINISH_RESERVE_MS } from './run-analysis';
@@ -94,28 +95,9 @@ function directHandler(s: LocalServer, crawlOptions: CrawlHandlerDeps['crawlOpti
 }
 
 /** One SQS record for an analysis, as the queue delivers it. */
-function sqsEvent(messageId: string, analysisId: string): SQSEvent {
-  return {
-    Records: [
-      {
-        messageId,
-        receiptHandle: messageId,
-        body: JSON.stringify({ analysisId }),
-        attributes: {
-          ApproximateReceiveCount: '1',
-          SentTimestamp: '0',
-          SenderId: 'x',
-          ApproximateFirstReceiveTimestamp: '0',
-        },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:local:0:crawl',
-        awsRegion: 'local',
-      },
-    ],
-  };
-}
+const sqsEvent = (messageId: string, analysisId: string): SQSEvent => ({
+  Records: [sqsRecord(JSON.stringify({ analysisId }), { messageId, sentAt: 0 })],
+});
 
 async function startAnalysis(s: LocalServer, url: string, crawlRequest: Record<string, unknown> = {}) {
   const { client } = await registeredClient(s.url);

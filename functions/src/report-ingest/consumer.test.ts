@@ -12,6 +12,7 @@ import { createDb, type Db } from '../store/db';
 import { hourOf, windowCounts, windowStats } from '../store/report-counts';
 import { listDomainReports } from '../store/reports';
 import { ensureTable } from '../store/table';
+import { sqsRecord } from '../testing/sqs-events';
 import { createReportConsumer } from './consumer';
 
 let db: Db;
@@ -33,27 +34,15 @@ function report(blocked: string, over: Partial<NormalizedReport> = {}): Normaliz
   };
 }
 
-function record(
+const record = (
   message: ReportMessage,
   opts: { id?: string; receiveCount?: number; sentAt?: number } = {},
-): SQSRecord {
-  return {
-    messageId: opts.id ?? randomUUID(),
-    receiptHandle: '',
-    body: JSON.stringify(message),
-    attributes: {
-      ApproximateReceiveCount: String(opts.receiveCount ?? 1),
-      SentTimestamp: String(opts.sentAt ?? Date.now()),
-      SenderId: '',
-      ApproximateFirstReceiveTimestamp: '',
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: '',
-    awsRegion: '',
-  };
-}
+): SQSRecord =>
+  sqsRecord(JSON.stringify(message), {
+    ...(opts.id ? { messageId: opts.id } : {}),
+    ...(opts.receiveCount ? { receives: opts.receiveCount } : {}),
+    ...(opts.sentAt !== undefined ? { sentAt: opts.sentAt } : {}),
+  });
 
 const message = (domainId: string, reports: NormalizedReport[], dropped = {}): ReportMessage => ({
   domainId,

@@ -8,6 +8,7 @@ import { createLogger } from '../logger';
 import { reportKey } from '../store/keys';
 import { registeredClient, startTestServer } from '../testing/api-server';
 import type { HttpClient } from '../testing/http-client';
+import { sqsRecord } from '../testing/sqs-events';
 import { createReportConsumer } from './consumer';
 
 let server: LocalServer;
@@ -317,36 +318,26 @@ describe('the owner API', () => {
     const consume = createReportConsumer({ db: server.deps.db, logger: createLogger('silent') });
     const daysAgo = (d: number) => new Date(Date.now() - d * 86400_000).toISOString();
     const event = (reports: { at: string; blocked: string }[]): SQSEvent => ({
-      Records: reports.map((r, i) => ({
-        messageId: `m-${domain.id}-${r.blocked}-${i}`,
-        receiptHandle: '',
-        body: JSON.stringify({
-          domainId: domain.id,
-          domainUuid: domain.uuid,
-          receivedAt: r.at,
-          clientIp: '127.0.0.0',
-          reports: [
-            {
-              documentUri: `${SITE}/`,
-              blockedUri: r.blocked,
-              violatedDirective: 'img-src',
-              reportedAt: r.at,
-            },
-          ],
-          dropped: {},
-        }),
-        attributes: {
-          ApproximateReceiveCount: '1',
-          SentTimestamp: String(Date.parse(r.at)),
-          SenderId: '',
-          ApproximateFirstReceiveTimestamp: '',
-        },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: '',
-        awsRegion: '',
-      })),
+      Records: reports.map((r, i) =>
+        sqsRecord(
+          JSON.stringify({
+            domainId: domain.id,
+            domainUuid: domain.uuid,
+            receivedAt: r.at,
+            clientIp: '127.0.0.0',
+            reports: [
+              {
+                documentUri: `${SITE}/`,
+                blockedUri: r.blocked,
+                violatedDirective: 'img-src',
+                reportedAt: r.at,
+              },
+            ],
+            dropped: {},
+          }),
+          { messageId: `m-${domain.id}-${r.blocked}-${i}`, sentAt: Date.parse(r.at) },
+        ),
+      ),
     });
     await consume(
       event([

@@ -17,6 +17,7 @@ import { createDeadLetterHandler } from '../queue/dead-letter';
 import { registeredClient, startTestServer } from '../testing/api-server';
 import { outside, recordingDb, type Touch } from '../testing/key-recorder';
 import { sendReport, until } from '../testing/reports';
+import { sqsRecord } from '../testing/sqs-events';
 
 const blobDir = mkdtempSync(join(tmpdir(), 'csp-blobs-'));
 const touched: Record<RestrictedFunction, Touch[]> = {
@@ -109,24 +110,7 @@ describe('least privilege of the restricted functions', () => {
       deadLetterDb,
       createLogger('silent'),
     )({
-      Records: [
-        {
-          messageId: 'm1',
-          receiptHandle: 'r1',
-          body: JSON.stringify({ analysisId }),
-          attributes: {
-            ApproximateReceiveCount: '3',
-            SentTimestamp: '0',
-            SenderId: 'x',
-            ApproximateFirstReceiveTimestamp: '0',
-          },
-          messageAttributes: {},
-          md5OfBody: '',
-          eventSource: 'aws:sqs',
-          eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:dlq',
-          awsRegion: 'us-east-1',
-        },
-      ],
+      Records: [sqsRecord(JSON.stringify({ analysisId }), { messageId: 'm1', receives: 3 })],
     });
 
     for (const fn of Object.keys(touched) as RestrictedFunction[]) {
