@@ -47,7 +47,7 @@ const REPORT_CONSUMER_TIMEOUT = Duration.minutes(2);
  * archives from node_modules/@sparticuz/chromium/bin at run time, and puppeteer-core loads parts of
  * itself dynamically. Versions come from package-lock.json.
  */
-export const CRAWLER_NODE_MODULES = ['@sparticuz/chromium', 'puppeteer-core'];
+const CRAWLER_NODE_MODULES = ['@sparticuz/chromium', 'puppeteer-core'];
 
 export interface CspGeneratorStackProps extends StackProps {
   /** The repository root: handler entries, package-lock.json and web/dist are found from here. */

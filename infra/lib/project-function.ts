@@ -17,7 +17,7 @@ import { grantTable, type TableAccess } from './table-access';
 /** The runtime of every function (the latest Lambda offers; the code also runs on Node 20 locally). */
 export const PROJECT_RUNTIME = Runtime.NODEJS_24_X;
 
-export const PROJECT_BUNDLING: BundlingOptions = {
+const PROJECT_BUNDLING: BundlingOptions = {
   format: OutputFormat.ESM,
   target: 'node24',
   mainFields: ['module', 'main'],

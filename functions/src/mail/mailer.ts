@@ -26,9 +26,6 @@ function transportFor(url: string): Transporter {
   return t;
 }
 
-/** Whether the deployment can send e-mail at all. */
-export const canSendMail = (config: Pick<Config, 'SMTP_URL'>) => Boolean(config.SMTP_URL);
-
 /** Sends one message; false when no mail server is configured. Throws when the server refuses it. */
 export async function sendMail(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, mail: Mail): Promise<boolean> {
   if (!config.SMTP_URL) return false;

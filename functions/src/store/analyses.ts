@@ -128,11 +128,6 @@ export async function getAnalysis(db: Db, id: string): Promise<AnalysisRecord | 
   return res.Item ? fromItem(res.Item) : null;
 }
 
-export async function getOwnedAnalysis(db: Db, userId: string, id: string): Promise<AnalysisRecord | null> {
-  const a = await getAnalysis(db, id);
-  return a && a.userId === userId ? a : null;
-}
-
 async function queryAll(db: Db, index: 'gsi1' | 'gsi2', partition: string, limit: number) {
   return (await queryPartition(db, { index, partition, limit, newestFirst: true })).map(fromItem);
 }

@@ -48,16 +48,6 @@ export async function getConfiguration(db: Db, id: string): Promise<Configuratio
   return res.Item ? fromItem(res.Item) : null;
 }
 
-/** The configuration if it belongs to the user; someone else's is "not found", so ids don't leak. */
-export async function getOwnedConfiguration(
-  db: Db,
-  userId: string,
-  id: string,
-): Promise<Configuration | null> {
-  const c = await getConfiguration(db, id);
-  return c && c.userId === userId ? c : null;
-}
-
 const BODY_FIELDS = [
   'name',
   'description',

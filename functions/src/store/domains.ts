@@ -66,12 +66,6 @@ export async function getDomain(db: Db, id: string): Promise<Domain | null> {
   return res.Item ? strip(res.Item) : null;
 }
 
-/** The domain if it belongs to the user; someone else's domain is "not found", so ids don't leak. */
-export async function getOwnedDomain(db: Db, userId: string, id: string): Promise<Domain | null> {
-  const d = await getDomain(db, id);
-  return d && d.userId === userId ? d : null;
-}
-
 export async function getDomainByUuid(db: Db, uuid: string): Promise<Domain | null> {
   const ref = await db.doc.send(new GetCommand({ TableName: db.table, Key: domainUuidKey(uuid) }));
   return ref.Item ? getDomain(db, ref.Item.domainId as string) : null;

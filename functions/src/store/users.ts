@@ -1,10 +1,10 @@
 // Users: unique username and email enforced by guard items written in one transaction with the user.
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PublicUser, Role } from '@csp/shared/schemas/auth';
 import { AppError } from '../errors';
 import { type Db, failedConditionIndexes, isConditionFailure, nowIso } from './db';
 import { newId } from './ids';
-import { emailGuardKey, TYPE_PARTITIONS, userIndexes, userKey, usernameGuardKey } from './keys';
+import { emailGuardKey, userIndexes, userKey, usernameGuardKey } from './keys';
 
 /** Refusal of an email address that has an account already: generic, so it cannot be used to probe. */
 export const EMAIL_NOT_USABLE = 'Please try again with different details.';
@@ -164,29 +164,4 @@ export async function deleteUserRecord(db: Db, user: UserRecord): Promise<void> 
       ],
     }),
   );
-}
-
-export async function listUsers(
-  db: Db,
-  opts: { limit?: number; cursor?: string } = {},
-): Promise<{ items: UserRecord[]; cursor: string | null }> {
-  const res = await db.doc.send(
-    new QueryCommand({
-      TableName: db.table,
-      IndexName: 'gsi3',
-      KeyConditionExpression: 'gsi3pk = :p',
-      ExpressionAttributeValues: { ':p': TYPE_PARTITIONS.user },
-      ScanIndexForward: false,
-      Limit: opts.limit ?? 100,
-      ...(opts.cursor
-        ? { ExclusiveStartKey: JSON.parse(Buffer.from(opts.cursor, 'base64url').toString()) }
-        : {}),
-    }),
-  );
-  return {
-    items: (res.Items ?? []).map(fromItem),
-    cursor: res.LastEvaluatedKey
-      ? Buffer.from(JSON.stringify(res.LastEvaluatedKey)).toString('base64url')
-      : null,
-  };
 }

@@ -92,8 +92,6 @@ export const teamMemberSchema = z.object({
 });
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 
-export const INVITATION_STATES = ['pending', 'accepted', 'revoked'] as const;
-
 /** Spec section 3's invitation; `link` (with the token) only for the team's owner. */
 export const invitationSchema = z.object({
   id: z.string(),

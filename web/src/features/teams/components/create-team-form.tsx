@@ -14,7 +14,7 @@ import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } 
 import { useCreateTeam } from '../api/teams';
 
 /** "Acme Web Agency!" → "acme-web-agency". */
-export const slugFrom = (name: string) =>
+const slugFrom = (name: string) =>
   name
     .toLowerCase()
     .normalize('NFKD')

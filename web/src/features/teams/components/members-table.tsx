@@ -20,7 +20,7 @@ const MEMBER_COLUMNS = [
   { label: 'Joined', from: 'md' },
 ] as const;
 
-export const memberName = (m: Pick<TeamMember, 'firstName' | 'lastName' | 'username'>) =>
+const memberName = (m: Pick<TeamMember, 'firstName' | 'lastName' | 'username'>) =>
   [m.firstName, m.lastName].filter(Boolean).join(' ') || m.username;
 
 export function MembersTable({
