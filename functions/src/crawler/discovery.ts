@@ -16,6 +16,7 @@ import {
 import type { HostScheduler } from './politeness';
 import { sitemapsFromRobots } from './robots';
 import { MAX_SITEMAP_BYTES, type ParsedSitemap, parseSitemapContent, SitemapReader } from './sitemap';
+import { SitemapQueue } from './sitemap-queue';
 import type { CrawlState, ParsedCrawlJob } from './state';
 import { originOf } from './url-normalize';
 
@@ -151,16 +152,16 @@ export async function discover(ctx: DiscoveryContext): Promise<void> {
   for (const url of job.urlList) frontier.add(url, 'list', 0);
 
   // 2. Sitemaps: uploaded ones first (the user chose them), then robots.txt's, then /sitemap.xml.
-  const queue: { url: string; reportMissing: boolean }[] = [];
+  const queue = new SitemapQueue();
   if (job.sitemapContent?.trim()) {
     const content = parseSitemapContent(job.sitemapContent);
     if (content.sitemap?.kind === 'urlset')
       for (const loc of content.sitemap.locs) frontier.add(loc, 'sitemap', 0);
     if (content.sitemap?.kind === 'index') {
-      for (const loc of content.sitemap.locs) queue.push({ url: loc, reportMissing: true });
+      for (const loc of content.sitemap.locs) queue.add(loc, true);
     }
     for (const problem of content.sitemap?.problems ?? []) state.errors.push(`Uploaded sitemap: ${problem}`);
-    for (const url of content.sitemapUrls) queue.push({ url, reportMissing: true });
+    for (const url of content.sitemapUrls) queue.add(url, true);
   }
   const robotsUrl = `${state.origin}/robots.txt`;
   if (!timeIsUp() && !refusedHosts.has(new URL(robotsUrl).host)) {
@@ -171,7 +172,7 @@ export async function discover(ctx: DiscoveryContext): Promise<void> {
       });
       if (robots.status === 200) {
         for (const url of sitemapsFromRobots(robots.body.toString('utf8'), robots.url)) {
-          queue.push({ url, reportMissing: true });
+          queue.add(url, true);
         }
       }
     } catch (error) {
@@ -179,14 +180,13 @@ export async function discover(ctx: DiscoveryContext): Promise<void> {
       else if (atCrawlDeadline(error)) outOfTime = true;
     }
   }
-  queue.push({ url: `${state.origin}/sitemap.xml`, reportMissing: false });
+  queue.add(`${state.origin}/sitemap.xml`, false);
 
-  const fetched = new Set<string>();
+  let fetches = 0;
   /** The sitemap the deadline cut short, if any: counted as not read. */
   let interrupted = 0;
-  while (queue.length > 0 && fetched.size < MAX_SITEMAP_FETCHES && !frontier.full && !timeIsUp()) {
-    const { url, reportMissing } = queue.shift()!;
-    if (fetched.has(url)) continue;
+  while (queue.size > 0 && fetches < MAX_SITEMAP_FETCHES && !frontier.full && !timeIsUp()) {
+    const { url, reportMissing } = queue.take()!;
     let host: string;
     try {
       host = new URL(url).host;
@@ -194,7 +194,7 @@ export async function discover(ctx: DiscoveryContext): Promise<void> {
       continue;
     }
     if (refusedHosts.has(host)) continue;
-    fetched.add(url);
+    fetches += 1;
     try {
       const { status, sitemap, error } = await fetchSitemap(url, fetchOptions(SITEMAP_TIMEOUT_MS));
       if (status !== 200) {
@@ -202,8 +202,7 @@ export async function discover(ctx: DiscoveryContext): Promise<void> {
         continue;
       }
       // What was read is used even when the rest could not be.
-      if (sitemap.kind === 'index')
-        for (const loc of sitemap.locs) queue.push({ url: loc, reportMissing: true });
+      if (sitemap.kind === 'index') for (const loc of sitemap.locs) queue.add(loc, true);
       else for (const loc of sitemap.locs) frontier.add(loc, 'sitemap', 0);
       // A probed /sitemap.xml that is no sitemap at all (a site's HTML catch-all page) is not worth a line.
       if (reportMissing || sitemap.kind !== 'other') {
@@ -219,18 +218,18 @@ export async function discover(ctx: DiscoveryContext): Promise<void> {
     }
   }
   // Sitemaps queued and never requested: said, so a user knows pages may be missing and why.
-  const pending = new Set<string>();
-  for (const { url } of queue) {
+  let pending = 0;
+  for (const { url } of queue.remaining()) {
     const host = URL.canParse(url) ? new URL(url).host : null;
-    if (host !== null && !refusedHosts.has(host) && !fetched.has(url)) pending.add(url);
+    if (host !== null && !refusedHosts.has(host)) pending += 1;
   }
-  const notRead = pending.size + interrupted;
+  const notRead = pending + interrupted;
   if (outOfTime) {
     if (notRead > 0)
       state.errors.push(`Discovery stopped at the crawl's deadline: ${notRead} sitemap(s) not read`);
-  } else if (pending.size > 0 && !frontier.full) {
+  } else if (pending > 0 && !frontier.full) {
     state.errors.push(
-      `Sitemaps: ${pending.size} more sitemap file(s) not read (at most ${MAX_SITEMAP_FETCHES} are read per crawl)`,
+      `Sitemaps: ${pending} more sitemap file(s) not read (at most ${MAX_SITEMAP_FETCHES} are read per crawl)`,
     );
   }
   for (const host of refusedHosts) frontier.dropHost(host);

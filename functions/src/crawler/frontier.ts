@@ -54,7 +54,11 @@ export class Frontier {
     if (index >= 0) this.state.frontier.splice(index, 1);
   }
 
-  /** Takes the first queued page whose host may be requested now (crawlDelay), if any. */
+  /**
+   * Takes the first queued page whose host may be requested now (crawlDelay), if any. A scan and a splice,
+   * not a queue's O(1) take: the frontier never holds more than maxPages (at most 500) entries, since
+   * `add` refuses past `full`, so however many URLs sitemaps list, a take costs at most 500 steps.
+   */
   take(ready: (host: string) => boolean): FrontierItem | undefined {
     const index = this.state.frontier.findIndex((item) => ready(new URL(item.key).host));
     if (index < 0) return undefined;

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { sitemapsFromRobots } from './robots';
-import { isXml, parseSitemap, parseSitemapContent, SitemapReader } from './sitemap';
+import {
+  isXml,
+  MAX_SITEMAP_DEPTH,
+  MAX_SITEMAP_LOC_CHARS,
+  parseSitemap,
+  parseSitemapContent,
+  SitemapReader,
+} from './sitemap';
 
 describe('sitemaps and robots.txt', () => {
   it('reads a urlset, decoding entities and CDATA', () => {
@@ -95,6 +102,69 @@ describe('sitemaps and robots.txt', () => {
       locs: [],
       problems: ['not well-formed XML (line 1: undefined entity); 0 URLs read before the error'],
     });
+  });
+
+  it(`skips a <loc> longer than ${MAX_SITEMAP_LOC_CHARS} characters, and says how many`, () => {
+    const url = (length: number) => `https://e.com/${'a'.repeat(length - 'https://e.com/'.length)}`;
+    const longest = url(MAX_SITEMAP_LOC_CHARS);
+    const xml = `<urlset><url><loc>  ${longest}\n </loc></url><url><loc>${url(MAX_SITEMAP_LOC_CHARS + 1)}</loc></url>
+      <url><loc>${url(100_000)}</loc></url><url><loc>https://e.com/after</loc></url></urlset>`;
+    expect(parseSitemap(xml)).toEqual({
+      kind: 'urlset',
+      locs: [longest, 'https://e.com/after'],
+      problems: ['2 <loc> entries longer than 2,048 characters skipped'],
+    });
+    // Chunked the same (the text of a long <loc> arrives in pieces).
+    const reader = new SitemapReader();
+    for (let i = 0; i < xml.length; i += 500) reader.write(xml.slice(i, i + 500));
+    expect(reader.end()).toEqual(parseSitemap(xml));
+  });
+
+  it('keeps a URL listed many times once: 200,000 duplicate <loc> entries in well under a second', () => {
+    const xml = `<urlset>${'<url><loc>https://e.com/same</loc></url>\n'.repeat(200_000)}<url><loc>https://e.com/other</loc></url></urlset>`;
+    let best = Number.POSITIVE_INFINITY;
+    for (let run = 0; run < 3; run++) {
+      const started = performance.now();
+      // Duplicates count once toward the 50,000-URL cap, so the whole file is read.
+      expect(parseSitemap(xml)).toEqual({
+        kind: 'urlset',
+        locs: ['https://e.com/same', 'https://e.com/other'],
+      });
+      best = Math.min(best, performance.now() - started);
+    }
+    expect(best).toBeLessThan(1_000);
+  });
+
+  it(`stops at elements nested deeper than ${MAX_SITEMAP_DEPTH}, keeping what was read and saying why`, () => {
+    const nested = (depth: number, inner: string) => `${'<x>'.repeat(depth)}${inner}${'</x>'.repeat(depth)}`;
+    // <urlset> and <url> are two levels: 14 more is exactly the limit.
+    const deepest = `<urlset><url><loc>https://e.com/a</loc></url><url>${nested(MAX_SITEMAP_DEPTH - 2, '')}</url><url><loc>https://e.com/b</loc></url></urlset>`;
+    expect(parseSitemap(deepest)).toEqual({ kind: 'urlset', locs: ['https://e.com/a', 'https://e.com/b'] });
+    const tooDeep = `<urlset><url><loc>https://e.com/a</loc></url><url>${nested(MAX_SITEMAP_DEPTH - 1, '')}</url><url><loc>https://e.com/b</loc></url></urlset>`;
+    expect(parseSitemap(tooDeep)).toEqual({
+      kind: 'urlset',
+      locs: ['https://e.com/a'],
+      problems: ['elements nested deeper than 16 levels; reading stopped there (1 URLs read before)'],
+    });
+  });
+
+  it('reads 16 MB of nested elements no further than depth 17, in little memory', () => {
+    const xml = `<urlset>${'<url>'.repeat(4 * 1024 * 1024)}`;
+    const before = process.memoryUsage().heapUsed;
+    const started = performance.now();
+    const reader = new SitemapReader();
+    // As a download arrives: 64 KB chunks, until the reader says it is done.
+    let chunks = 0;
+    for (let i = 0; i < xml.length && reader.write(xml.slice(i, i + 65_536)); i += 65_536) chunks += 1;
+    const result = reader.end();
+    expect(result.problems).toEqual([
+      'elements nested deeper than 16 levels; reading stopped there (0 URLs read before)',
+    ]);
+    expect(chunks).toBe(0);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // Given whole, in one string, it stops as early.
+    expect(parseSitemap(xml).problems).toEqual(result.problems);
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(128 * 1024 * 1024);
   });
 
   it('reads Sitemap: lines from robots.txt', () => {

@@ -1,5 +1,6 @@
 // Sitemaps (sitemaps.org): a <urlset> lists pages, a <sitemapindex> lists more sitemaps. Read with a
-// streaming XML parser (saxes) as the bytes arrive, in time linear in the size, within the protocol's caps.
+// streaming XML parser (saxes) as the bytes arrive, in time linear in the size, within the protocol's caps
+// (URLs per file, bytes, length of a <loc>) and a nesting depth; a URL listed twice is kept once.
 // Sitemaps in the wild are not always well-formed: the most common slip, a bare "&" in a URL, is repaired
 // before parsing; any other error ends the reading, keeping the URLs read before it and saying so.
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
@@ -10,11 +11,19 @@ import { SaxesParser, type SaxesTagPlain } from 'saxes';
  */
 export const MAX_SITEMAP_URLS = 50_000;
 export const MAX_SITEMAP_BYTES = 52_428_800;
+/**
+ * Element nesting read at most. A sitemap needs 4 levels (<urlset><url><image:image><image:loc>); 16 leaves
+ * room for extensions. Deeper nesting stops reading the file: the parser keeps a record per open element, so
+ * megabytes of nested elements would otherwise cost gigabytes.
+ */
+export const MAX_SITEMAP_DEPTH = 16;
+/** A <loc> longer than this is skipped (the protocol: "must be less than 2,048 characters"). */
+export const MAX_SITEMAP_LOC_CHARS = 2048;
 
 export interface ParsedSitemap {
   /** The root element: pages, more sitemaps, or no sitemap at all (an HTML page, an empty body). */
   kind: 'urlset' | 'index' | 'other';
-  /** http(s) URLs of the <loc> entries, in document order. */
+  /** http(s) URLs of the <loc> entries, in document order, each once. */
   locs: string[];
   /** Why the sitemap was not read whole, worded for the analysis' errors after "Sitemap <url>: ". */
   problems?: string[];
@@ -101,11 +110,16 @@ export class SitemapReader {
   private readonly escaper = new BareAmpersandEscaper();
   private kind: ParsedSitemap['kind'] = 'other';
   private readonly locs: string[] = [];
+  /** The same URLs, so a repeated <loc> costs a lookup (and is neither kept twice nor counted to the cap). */
+  private readonly seen = new Set<string>();
+  /** <loc> entries skipped for their length. */
+  private tooLong = 0;
   private readonly problems: string[] = [];
   /** Local names of the open elements. */
   private readonly open: string[] = [];
-  /** Text of the <loc> being read, and its depth. */
+  /** Text of the <loc> being read (null when not in one, or once it is too long), and its depth. */
   private loc: string | null = null;
+  private inLoc = false;
   private locDepth = 0;
   /** Whitespace before the document (an XML declaration must come first): skipped, its lines counted. */
   private started = false;
@@ -115,9 +129,7 @@ export class SitemapReader {
   constructor(private readonly maxUrls = MAX_SITEMAP_URLS) {
     this.parser.on('opentag', (tag) => this.onOpen(tag));
     this.parser.on('closetag', () => this.onClose());
-    this.parser.on('cdata', (text) => {
-      if (this.loc !== null) this.loc += text;
-    });
+    this.parser.on('cdata', (text) => this.onLocText(text));
     this.parser.on('error', (error) => this.onError(error));
   }
 
@@ -160,7 +172,13 @@ export class SitemapReader {
 
   private result(): ParsedSitemap {
     const result: ParsedSitemap = { kind: this.kind, locs: this.locs };
-    if (this.problems.length > 0) result.problems = [...this.problems];
+    const problems = [...this.problems];
+    if (this.tooLong > 0) {
+      problems.push(
+        `${this.tooLong} <loc> entries longer than ${MAX_SITEMAP_LOC_CHARS.toLocaleString('en-US')} characters skipped`,
+      );
+    }
+    if (problems.length > 0) result.problems = problems;
     return result;
   }
 
@@ -196,29 +214,45 @@ export class SitemapReader {
       else this.stop(`not a sitemap (its root element is <${tag.name}>)`);
     }
     this.open.push(name);
-    if (name !== 'loc' || this.loc !== null) return;
+    if (this.open.length > MAX_SITEMAP_DEPTH) {
+      this.stop(
+        `elements nested deeper than ${MAX_SITEMAP_DEPTH} levels; reading stopped there (${this.locs.length} URLs read before)`,
+      );
+    }
+    if (name !== 'loc' || this.inLoc) return;
     // A <loc> of a <url> or <sitemap> — or straight under the root, a common slip.
     const parent = this.open[this.open.length - 2];
     if (parent !== 'url' && parent !== 'sitemap' && this.open.length !== 2) return;
+    this.inLoc = true;
     this.loc = '';
     this.locDepth = this.open.length;
     // Text is only gathered inside a <loc>: the parser then keeps nothing else (memory stays small).
-    this.parser.on('text', (text) => {
-      this.loc += text;
-    });
+    this.parser.on('text', (text) => this.onLocText(text));
+  }
+
+  private onLocText(text: string): void {
+    if (this.loc === null) return;
+    this.loc += text;
+    // Past the cap (blanks around the URL aside) the entry is skipped: no need to keep gathering it.
+    if (this.loc.length > MAX_SITEMAP_LOC_CHARS && this.loc.trim().length > MAX_SITEMAP_LOC_CHARS) {
+      this.loc = null;
+    }
   }
 
   private onClose(): void {
-    if (this.loc !== null && this.open.length === this.locDepth) {
-      const url = this.loc.trim();
+    if (this.inLoc && this.open.length === this.locDepth) {
+      const url = this.loc?.trim() ?? null;
+      this.inLoc = false;
       this.loc = null;
       this.parser.off('text');
-      if (/^https?:\/\//i.test(url)) {
+      if (url === null || url.length > MAX_SITEMAP_LOC_CHARS) this.tooLong += 1;
+      else if (/^https?:\/\//i.test(url) && !this.seen.has(url)) {
         if (this.locs.length >= this.maxUrls) {
           this.stop(
             `more than ${this.maxUrls.toLocaleString('en-US')} URLs (the sitemaps protocol's limit); the rest are ignored`,
           );
         }
+        this.seen.add(url);
         this.locs.push(url);
       }
     }
