@@ -1,13 +1,13 @@
 // Sign-in, registration and sign-out (spec section 7), with proof-of-work, rate limiting and 2FA.
 import { loginSchema, registerSchema } from '@csp/shared/schemas/auth';
 import { Hono } from 'hono';
+import { codeLimit, passwordLimit } from '../../auth/account-limits';
 import { consumeAltcha, newChallenge } from '../../auth/altcha';
 import { dummyHash, hashPassword, verifyPassword } from '../../auth/password';
 import { type RateLimit, refundAttempts, takeAttempts } from '../../auth/rate-limit';
 import { endSession, startSession } from '../../auth/sessions';
 import {
   consumeMfaPending,
-  MFA_MAX_WRONG_CODES,
   readMfaPending,
   recordWrongCode,
   startMfaPending,
@@ -30,31 +30,18 @@ function altchaSettings(deps: ApiDeps) {
 }
 
 function loginLimits(deps: ApiDeps, username: string, address: string): RateLimit[] {
-  const windowSeconds = deps.config.LOGIN_WINDOW_SECONDS;
   return [
-    {
-      scope: 'login-user',
-      subject: username.toLowerCase(),
-      max: deps.config.LOGIN_MAX_FAILURES_PER_USER,
-      windowSeconds,
-    },
+    // The account's counter, which re-authentications of a signed-in user share (auth/account-limits.ts).
+    passwordLimit(deps.config, username),
     // One IPv6 host has a whole /64 to rotate through: its addresses count as one client.
     {
       scope: 'login-ip',
       subject: rateLimitSubject(address),
       max: deps.config.LOGIN_MAX_FAILURES_PER_IP,
-      windowSeconds,
+      windowSeconds: deps.config.LOGIN_WINDOW_SECONDS,
     },
   ];
 }
-
-/** Wrong 2FA codes per user, across pending sign-ins. */
-const codeLimit = (deps: ApiDeps, userId: string): RateLimit => ({
-  scope: 'totp-user',
-  subject: userId,
-  max: MFA_MAX_WRONG_CODES,
-  windowSeconds: deps.config.LOGIN_WINDOW_SECONDS,
-});
 
 const TOO_MANY = 'Too many failed sign-in attempts. Please wait a few minutes and try again.';
 const CODE_EXPIRED = 'Your sign-in has expired. Please enter your password again.';
@@ -121,7 +108,7 @@ export const authRoutes = new Hono<ApiEnv>()
         await startMfaPending(c, user.id);
         throw new AppError(401, 'Two-factor code required', { twoFactorRequired: true });
       }
-      const perUser = codeLimit(deps, user.id);
+      const perUser = codeLimit(deps.config, user.id);
       if (await takeAttempts(deps.db, [perUser])) {
         c.var.log.warn('sign-in refused: too many wrong codes', { ...where, userId: user.id });
         throw new AppError(429, TOO_MANY);

@@ -3,6 +3,7 @@ import { passwordChangeSchema, profileUpdateSchema, twoFactorDisableSchema } fro
 import { Hono } from 'hono';
 import * as z from 'zod';
 import { recordAchievementEvent } from '../../achievements/record';
+import { checkWithAttempt } from '../../auth/account-limits';
 import { hashPassword, verifyPassword } from '../../auth/password';
 import { newTotpSetup, verifyTotp } from '../../auth/two-factor';
 import { AppError } from '../../errors';
@@ -29,10 +30,11 @@ export const userRoutes = new Hono<ApiEnv>()
     let user = currentUser(c);
     if (input.email !== undefined && input.email !== user.email?.toLowerCase()) {
       if (!input.currentPassword) throw new AppError(400, 'Enter your current password to change your email');
-      if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
-        c.var.log.warn('email change refused: wrong password', { userId: user.id });
-        throw new AppError(400, 'Current password is incorrect');
-      }
+      const { currentPassword } = input;
+      const proven = await checkWithAttempt(c, user, 'password', 'email change', () =>
+        verifyPassword(currentPassword, user.passwordHash),
+      );
+      if (!proven) throw new AppError(400, 'Current password is incorrect');
       user = await changeUserEmail(db, user, input.email);
     }
     if (input.firstName !== undefined || input.lastName !== undefined) {
@@ -45,9 +47,10 @@ export const userRoutes = new Hono<ApiEnv>()
     const { db, config } = c.var.deps;
     const input = await readBody(c, passwordChangeSchema);
     const user = currentUser(c);
-    if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
-      throw new AppError(400, 'Current password is incorrect');
-    }
+    const proven = await checkWithAttempt(c, user, 'password', 'password change', () =>
+      verifyPassword(input.currentPassword, user.passwordHash),
+    );
+    if (!proven) throw new AppError(400, 'Current password is incorrect');
     await updateUserFields(db, user.id, {
       passwordHash: await hashPassword(input.newPassword, config.SCRYPT_LOG_N),
     });
@@ -88,11 +91,15 @@ export const userRoutes = new Hono<ApiEnv>()
     const input = await readBody(c, twoFactorDisableSchema);
     const user = currentUser(c);
     if (!user.twoFactorEnabled) throw new AppError(409, 'Two-factor authentication is not enabled');
-    const proven = input.token
-      ? Boolean(user.twoFactorSecret) && (await verifyTotp(deps, user.id, user.twoFactorSecret!, input.token))
-      : await verifyPassword(input.password!, user.passwordHash);
+    const { token, password } = input;
+    const proven = token
+      ? await checkWithAttempt(c, user, 'code', '2FA disable', async () =>
+          user.twoFactorSecret ? verifyTotp(deps, user.id, user.twoFactorSecret, token) : false,
+        )
+      : await checkWithAttempt(c, user, 'password', '2FA disable', () =>
+          verifyPassword(password ?? '', user.passwordHash),
+        );
     if (!proven) {
-      c.var.log.warn('2FA disable refused', { userId: user.id });
       throw new AppError(
         400,
         input.token ? 'Invalid verification code. Please try again.' : 'Current password is incorrect',

@@ -32,10 +32,11 @@ const nextCode = (secret: string, step: number) => totpCode(secret, now() + 30 *
 async function enabledAccount() {
   const account = await registeredClient(server.url);
   const setup = await (await account.client.post('/api/user/2fa/setup')).json();
-  const enabledWith = totpCode(setup.secret);
+  const enabledAt = now();
+  const enabledWith = totpCode(setup.secret, enabledAt);
   const enabled = await account.client.post('/api/user/2fa/verify', { token: enabledWith });
   expect(enabled.status).toBe(200);
-  return { ...account, secret: setup.secret as string, enabledWith };
+  return { ...account, secret: setup.secret as string, enabledWith, enabledAt };
 }
 
 describe('two-factor authentication', () => {
@@ -123,7 +124,7 @@ describe('two-factor authentication', () => {
   });
 
   it('turning it off needs the password or a current code', async () => {
-    const { client, username, password, secret } = await enabledAccount();
+    const { client, username, password, secret, enabledAt } = await enabledAccount();
     const none = await client.post('/api/user/2fa/disable', {});
     expect(none.status).toBe(400);
     expect((await none.json()).message).toBe('Enter your password or a code from your authenticator app');
@@ -132,14 +133,17 @@ describe('two-factor authentication', () => {
     const badCode = await client.post('/api/user/2fa/disable', { token: '000000' });
     expect((await badCode.json()).message).toBe('Invalid verification code. Please try again.');
     expect((await getUserByUsername(server.deps.db, username))?.twoFactorEnabled).toBe(true);
-    const off = await client.post('/api/user/2fa/disable', { token: nextCode(secret, 1) });
+    const offAt = now() + 30;
+    const off = await client.post('/api/user/2fa/disable', { token: totpCode(secret, offAt) });
     expect(off.status).toBe(200);
     expect((await off.json()).twoFactorEnabled).toBe(false);
     expect((await signIn(username, password)).res.status).toBe(200);
     // And with the password, after enabling it again.
     const again = await (await client.post('/api/user/2fa/setup')).json();
-    // A time step is used once per account (whatever the secret): the previous step's code, still in tolerance.
-    const reenabled = await client.post('/api/user/2fa/verify', { token: nextCode(again.secret, -1) });
+    // A time step is used once per account (whatever the secret): a step within tolerance not used yet.
+    const used = [enabledAt, offAt].map((t) => Math.floor(t / 30));
+    const at = [-30, 0, 30].map((d) => now() + d).find((t) => !used.includes(Math.floor(t / 30)))!;
+    const reenabled = await client.post('/api/user/2fa/verify', { token: totpCode(again.secret, at) });
     expect(reenabled.status).toBe(200);
     expect((await client.post('/api/user/2fa/disable', { password })).status).toBe(200);
   });
