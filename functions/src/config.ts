@@ -36,6 +36,10 @@ const envSchema = z.object({
     .int()
     .min(10)
     .default(15 * 60),
+  /** Team invitations one user may send per UTC day; revoking one, or deleting the team, gives none back. */
+  INVITATIONS_PER_USER_PER_DAY: z.coerce.number().int().min(1).default(20),
+  /** Team invitations one team may send per UTC day. */
+  INVITATIONS_PER_TEAM_PER_DAY: z.coerce.number().int().min(1).default(20),
   CRAWL_QUEUE_URL: z.string().optional(),
   /** The report queue (SQS) the ingest handler sends to; locally a file queue under DATA_DIR. */
   REPORT_QUEUE_URL: z.string().optional(),

@@ -1,7 +1,8 @@
-// Fixed-window attempt counters for sign-in, per username, per client address (IPv6 by /64) and per user
-// for 2FA codes, kept in the table so every Lambda instance sees the same count. An attempt is taken
-// atomically before the secret is checked (a conditional counter update, never a read then a write), so
-// parallel guesses cannot exceed the limit; a successful attempt is given back. Items expire with the window.
+// Fixed-window attempt counters, kept in the table so every Lambda instance sees the same count: sign-in and
+// re-authentication failures (per username, per client address with IPv6 by /64, per user for 2FA codes)
+// and invitations sent per day. An attempt is taken atomically before the secret is checked (a conditional
+// counter update, never a read then a write), so parallel guesses cannot exceed the limit; a successful
+// attempt is given back. Items expire with the window (TTL attribute expiresAt).
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Db, epochSeconds, isConditionFailure } from '../store/db';
 import { rateKey } from '../store/keys';

@@ -32,6 +32,3 @@ export async function sendMail(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, m
   await transportFor(config.SMTP_URL).sendMail({ from: config.MAIL_FROM, ...mail });
   return true;
 }
-
-/** Text taken from users (a team's name) in a header: one line, no control characters. */
-export const headerSafe = (s: string) => s.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();

@@ -65,9 +65,10 @@ export const achievementCountersKey = (userId: string) => ({
 /** A solved proof-of-work challenge, kept until it expires so it is accepted once. */
 export const altchaGuardKey = (signature: string) => ({ pk: `ALTCHA#${signature}`, sk: 'USED' });
 
-/** Fixed-window failure counters for sign-in rate limiting. */
+/** Fixed-window counters (auth/rate-limit.ts): sign-in and re-authentication failures, invitations sent per day. */
+export const ratePartition = (scope: string, subject: string) => `RATE#${scope}#${subject}`;
 export const rateKey = (scope: string, subject: string, window: number) => ({
-  pk: `RATE#${scope}#${subject}`,
+  pk: ratePartition(scope, subject),
   sk: `W#${window}`,
 });
 

@@ -12,6 +12,7 @@ import {
   invitationIndexes,
   invitationKey,
   invitationTokenKey,
+  ratePartition,
   teamInvitationsPartition,
   teamKey,
   teamMemberIndexes,
@@ -19,8 +20,11 @@ import {
   teamSlugGuardKey,
   userKey,
 } from './keys';
-import { queryPartition } from './query';
+import { queryPartition, queryTable } from './query';
 import type { UserRecord } from './users';
+
+/** The counters of invitations sent per day (auth/rate-limit.ts), per user and per team. */
+export const INVITATION_RATE_SCOPES = { user: 'invite-user', team: 'invite-team' } as const;
 
 export const SLUG_TAKEN = 'That team slug is taken';
 export const ALREADY_IN_TEAM = 'You already belong to a team';
@@ -370,8 +374,12 @@ export async function deleteTeam(db: Db, team: Team): Promise<void> {
     }
   }
   const invitations = await listTeamInvitations(db, team.id);
+  // The team's invitation counter goes with it (no team, nothing more to count); its owner's stays, so a
+  // team deleted and made again sends no more that day.
+  const counters = await queryTable(db, ratePartition(INVITATION_RATE_SCOPES.team, team.id));
   await batchDelete(db, [
     ...invitations.flatMap((i) => [invitationKey(i.id), invitationTokenKey(i.token)]),
+    ...counters,
     teamSlugGuardKey(team.slug),
     teamKey(team.id),
   ]);

@@ -1,16 +1,22 @@
 // Deleting a user with everything that is theirs (spec section 6: "which also deletes their domains and
 // analyses"): each domain with its analyses, configurations and reports; standalone analyses; sessions;
-// achievements, counters and run slots; used 2FA steps; then the user and its guards.
+// achievements, counters and run slots; used 2FA steps; invitations-sent counters; then the user and its guards.
 // The team they own is deleted (its members' teamId becomes null); from a team they are in, they leave.
 // Done in that order so a failure half way can be retried and never leaves an item pointing at no user.
 import { deleteAnalysisCascade } from './analyses';
 import { batchDelete } from './batch';
 import type { Db } from './db';
 import { deleteDomainCascade, listUserDomains } from './domains';
-import { achievementsPartition, runSlotsKey, totpStepsPartition, userAnalysesPartition } from './keys';
+import {
+  achievementsPartition,
+  ratePartition,
+  runSlotsKey,
+  totpStepsPartition,
+  userAnalysesPartition,
+} from './keys';
 import { queryPartition, queryTable } from './query';
 import { deleteUserSessions } from './sessions';
-import { deleteTeam, getTeam, removeMember } from './teams';
+import { deleteTeam, getTeam, INVITATION_RATE_SCOPES, removeMember } from './teams';
 import { deleteUserRecord, type UserRecord } from './users';
 
 export async function deleteUserCascade(db: Db, user: UserRecord): Promise<void> {
@@ -28,6 +34,7 @@ export async function deleteUserCascade(db: Db, user: UserRecord): Promise<void>
   }
   await deleteUserSessions(db, user.id);
   await batchDelete(db, await queryTable(db, totpStepsPartition(user.id)));
+  await batchDelete(db, await queryTable(db, ratePartition(INVITATION_RATE_SCOPES.user, user.id)));
   await batchDelete(db, [...(await queryTable(db, achievementsPartition(user.id))), runSlotsKey(user.id)]);
   // The user item last, with its guards.
   await deleteUserRecord(db, user);

@@ -13,10 +13,13 @@ import {
 } from '@csp/shared/schemas/team';
 import { type Context, Hono } from 'hono';
 import { recordAchievementEvent } from '../../achievements/record';
+import { type RateLimit, refundAttempts, takeAttempts } from '../../auth/rate-limit';
+import type { Config } from '../../config';
 import { AppError, notFound } from '../../errors';
 import { publicOrigin } from '../../http/public-origin';
 import { errorFields } from '../../logger';
-import { headerSafe, sendMail } from '../../mail/mailer';
+import { invitationMail } from '../../mail/invitation-mail';
+import { sendMail } from '../../mail/mailer';
 import {
   ALREADY_IN_TEAM,
   acceptInvitation,
@@ -26,6 +29,7 @@ import {
   getInvitation,
   getInvitationByToken,
   getTeam,
+  INVITATION_RATE_SCOPES,
   type InvitationRecord,
   invitationProblem,
   listTeamInvitations,
@@ -84,25 +88,43 @@ async function mailInvitation(
   invitation: InvitationRecord,
   link: string,
 ): Promise<boolean> {
-  const inviter = displayName(currentUser(c));
   try {
-    return await sendMail(c.var.deps.config, {
-      to: invitation.email,
-      subject: headerSafe(`${inviter} invited you to the team ${team.name} on CSP Generator`),
-      text: [
-        `${inviter} invited you to join the team "${team.name}" on CSP Generator.`,
-        '',
-        `Accept the invitation (sign in with this e-mail address first): ${link}`,
-        '',
-        `The link expires on ${new Date(invitation.expiresAt).toUTCString()}.`,
-        "If you didn't expect this invitation, you can ignore this message.",
-      ].join('\n'),
-    });
+    return await sendMail(
+      c.var.deps.config,
+      invitationMail({ to: invitation.email, teamName: team.name, link, expiresAt: invitation.expiresAt }),
+    );
   } catch (err) {
     // The invitation stands; the owner copies its link instead.
     c.var.log.warn('invitation e-mail not sent', { invitationId: invitation.id, ...errorFields(err) });
     return false;
   }
+}
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+/**
+ * Invitations sent per UTC day, by the user and by the team: counters of sends, so a revoked invitation, or a
+ * team deleted and made again, gives nothing back (the 50-pending cap alone came back either way).
+ */
+const invitationLimits = (config: Config, userId: string, teamId: string): RateLimit[] => [
+  {
+    scope: INVITATION_RATE_SCOPES.user,
+    subject: userId,
+    max: config.INVITATIONS_PER_USER_PER_DAY,
+    windowSeconds: DAY_SECONDS,
+  },
+  {
+    scope: INVITATION_RATE_SCOPES.team,
+    subject: teamId,
+    max: config.INVITATIONS_PER_TEAM_PER_DAY,
+    windowSeconds: DAY_SECONDS,
+  },
+];
+
+function tooManyInvitations(config: Config, refused: RateLimit): string {
+  return refused.scope === INVITATION_RATE_SCOPES.user
+    ? `You can send at most ${config.INVITATIONS_PER_USER_PER_DAY} invitations a day. Please try again after midnight UTC.`
+    : `A team can send at most ${config.INVITATIONS_PER_TEAM_PER_DAY} invitations a day. Please try again after midnight UTC.`;
 }
 
 export const teamRoutes = new Hono<ApiEnv>()
@@ -160,11 +182,25 @@ export const teamRoutes = new Hono<ApiEnv>()
         `A team can have ${TEAM_LIMITS.pendingInvitationsMax} pending invitations at most: revoke one first`,
       );
     }
+    // Taken atomically (conditional counters), so parallel invitations cannot pass the limits either.
+    const limits = invitationLimits(c.var.deps.config, currentUser(c).id, team.id);
+    const refused = await takeAttempts(db, limits);
+    if (refused) {
+      c.var.log.warn('invitation refused: daily limit', {
+        teamId: team.id,
+        userId: currentUser(c).id,
+        limit: refused.scope,
+      });
+      throw new AppError(429, tooManyInvitations(c.var.deps.config, refused));
+    }
     const invitation = await createInvitation(db, {
       teamId: team.id,
       email: input.email,
       role: input.role,
       invitedBy: currentUser(c).id,
+    }).catch(async (err) => {
+      await refundAttempts(db, limits); // nothing was sent
+      throw err;
     });
     const link = inviteLink(c, invitation.token);
     const emailSent = await mailInvitation(c, team, invitation, link);

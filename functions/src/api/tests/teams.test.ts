@@ -328,7 +328,7 @@ describe('invitations', () => {
     expect(await (await owner.client.get('/api/teams/members')).json()).toHaveLength(3);
   });
 
-  it('mails the invitation through the configured SMTP server', async () => {
+  it('mails the invitation with no free text but the team name, one line, cut and marked as the owner’s', async () => {
     const received: string[] = [];
     const smtp = new SMTPServer({
       authOptional: true,
@@ -351,7 +351,14 @@ describe('invitations', () => {
     });
     try {
       const owner = await registeredClient(mailing.url, { firstName: 'Grace', lastName: 'Hopper' });
-      const res = await owner.client.post('/api/teams', { name: 'Line\nBreak', slug: slug() });
+      // A name that tries to pass for our words: line breaks, a bidi override, then far more than 60 characters.
+      const name = `Line\nBreak\u202e \r\n\nURGENT: your account is locked, sign in at https://evil.example/ now ${'x'.repeat(10)}`;
+      const res = await owner.client.post('/api/teams', {
+        name,
+        slug: slug(),
+        description: 'Description text that must not be mailed',
+      });
+      expect(res.status).toBe(201);
       const team = await res.json();
       const sent = await owner.client.post(`/api/teams/${team.id}/invitations`, {
         email: 'new@example.test',
@@ -360,17 +367,54 @@ describe('invitations', () => {
       const body = await sent.json();
       expect(body.emailSent).toBe(true);
       expect(received).toHaveLength(1);
-      const mail = received[0]!.replace(/=\r\n/g, '');
-      expect(mail).toMatch(/^To: new@example\.test/m);
-      expect(mail).toMatch(/^From: CSP Generator <team@csp\.test>/m);
-      expect(mail).toMatch(/^Subject: Grace Hopper invited you to the team Line Break on CSP Generator/m);
-      expect(mail).toContain(body.link);
+      const mail = decodeMail(received[0]!);
+      expect(mail.headers).toMatch(/^To: new@example\.test$/m);
+      expect(mail.headers).toMatch(/^From: CSP Generator <team@csp\.test>$/m);
+      expect(mail.headers).toMatch(/^Subject: You are invited to join a team on CSP Generator$/m);
+      // The whole text, so nothing else of the inviter's choosing is in it: the name cut to 60 characters.
+      const shown = 'Line Break URGENT: your account is locked, sign in at https:…';
+      expect(Array.from(shown)).toHaveLength(61);
+      expect(mail.text).toBe(
+        [
+          'You are invited to join a team on CSP Generator.',
+          '',
+          "The team's name, as its owner wrote it (CSP Generator did not write it):",
+          `    "${shown}"`,
+          '',
+          'To accept, sign in to CSP Generator with this e-mail address, then open this link:',
+          body.link,
+          '',
+          `The link expires on ${new Date(body.expiresAt).toUTCString()}.`,
+          "If you didn't expect this invitation, you can ignore this message.",
+        ].join('\n'),
+      );
+      for (const text of ['Grace', 'Hopper', owner.username, 'Description', 'evil.example']) {
+        expect(received[0]).not.toContain(text);
+      }
     } finally {
       await mailing.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
     }
   });
 });
+
+/** Headers (unfolded) and the text body (quoted-printable decoded, CRLF as LF, no final newline) of a mail. */
+function decodeMail(raw: string): { headers: string; text: string } {
+  const split = raw.indexOf('\r\n\r\n');
+  const headers = raw
+    .slice(0, split)
+    .replace(/\r\n[ \t]+/g, ' ')
+    .replace(/\r\n/g, '\n');
+  let text = raw.slice(split + 4);
+  if (/^Content-Transfer-Encoding: quoted-printable$/im.test(headers)) {
+    text = text.replace(/=\r\n/g, '');
+    text = Buffer.from(
+      text.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
+  }
+  return { headers, text: text.replace(/\r\n/g, '\n').replace(/\n+$/, '') };
+}
 
 describe("members and the owner's domains", () => {
   it('lets members read the owner’s domains, analyses, configurations and reports, and change nothing', async () => {
