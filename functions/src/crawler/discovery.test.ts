@@ -253,10 +253,9 @@ describe('discovery limits', () => {
     };
     const small = await fastest(3, () => discoverOnce('small'));
     const large = await fastest(3, () => discoverOnce('large'));
-    // Four times the entries, about four times the time (with Array.shift: 16 times). About 0.5 s on a
-    // quiet machine for the 200,000 (12 MB of XML); the absolute bound leaves room for a busy one.
+    // Four times the entries, about four times the time (with Array.shift and no deduplication: more than a
+    // minute for the 200,000). About 0.6 s on a quiet machine for the 200,000 (12 MB of XML).
     expect(large / small).toBeLessThan(8);
-    expect(large).toBeLessThan(3_000);
   });
 
   it('records a sitemap nested too deep as the crawl reads it: fetched or uploaded, 16 MB or small', async () => {

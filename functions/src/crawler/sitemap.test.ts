@@ -1,3 +1,4 @@
+import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import { sitemapsFromRobots } from './robots';
 import {
@@ -120,19 +121,36 @@ describe('sitemaps and robots.txt', () => {
     expect(reader.end()).toEqual(parseSitemap(xml));
   });
 
-  it('keeps a URL listed many times once: 200,000 duplicate <loc> entries in well under a second', () => {
-    const xml = `<urlset>${'<url><loc>https://e.com/same</loc></url>\n'.repeat(200_000)}<url><loc>https://e.com/other</loc></url></urlset>`;
-    let best = Number.POSITIVE_INFINITY;
-    for (let run = 0; run < 3; run++) {
-      const started = performance.now();
-      // Duplicates count once toward the 50,000-URL cap, so the whole file is read.
-      expect(parseSitemap(xml)).toEqual({
-        kind: 'urlset',
-        locs: ['https://e.com/same', 'https://e.com/other'],
-      });
-      best = Math.min(best, performance.now() - started);
-    }
-    expect(best).toBeLessThan(1_000);
+  it('keeps a URL listed many times once: 200,000 duplicate <loc> entries in under a second', () => {
+    const entries = (n: number) => '<url><loc>https://e.com/same</loc></url>\n'.repeat(n);
+    const doc = (n: number) => `<urlset>${entries(n)}<url><loc>https://e.com/other</loc></url></urlset>`;
+    const best = (task: () => void) => {
+      let fastest = Number.POSITIVE_INFINITY;
+      for (let run = 0; run < 3; run++) {
+        const started = performance.now();
+        task();
+        fastest = Math.min(fastest, performance.now() - started);
+      }
+      return fastest;
+    };
+    const large = doc(200_000);
+    // Duplicates count once toward the 50,000-URL cap, so the whole file is read.
+    expect(parseSitemap(large)).toEqual({
+      kind: 'urlset',
+      locs: ['https://e.com/same', 'https://e.com/other'],
+    });
+    const reading = best(() => parseSitemap(large));
+    const quarter = best(() => parseSitemap(doc(50_000)));
+    // What any reading of these 7 MB costs on this machine now: the XML parser alone.
+    const parserAlone = best(() => {
+      const parser = new SaxesParser();
+      parser.on('opentag', () => {});
+      parser.write(large).close();
+    });
+    // About 0.25 s on a quiet machine. Under 1 s, or, on a machine so busy that the parser alone is slow,
+    // within 3 times the parser's own time; and linear (four times the entries, about four times the time).
+    expect(reading).toBeLessThan(Math.max(1_000, 3 * parserAlone));
+    expect(reading / quarter).toBeLessThan(8);
   });
 
   it(`stops at elements nested deeper than ${MAX_SITEMAP_DEPTH}, keeping what was read and saying why`, () => {
