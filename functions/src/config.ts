@@ -36,6 +36,12 @@ const envSchema = z.object({
     .int()
     .min(10)
     .default(15 * 60),
+  /**
+   * API requests one client address (IPv6: its /64) may send per minute, per process, with bursts of as
+   * many: sign-in, registration and the proof-of-work challenge together, and every other API path.
+   */
+  API_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  API_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   CRAWL_QUEUE_URL: z.string().optional(),
   /** The report queue (SQS) the ingest handler sends to; locally a file queue under DATA_DIR. */
   REPORT_QUEUE_URL: z.string().optional(),

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { limitBody } from '../http/body-limit';
 import { securityHeaders } from '../http/security-headers';
 import type { ApiDeps, ApiEnv } from './deps';
+import { clientRateLimit } from './middleware/client-rate-limit';
 import { csrfGuard } from './middleware/csrf';
 import { handleError, handleNotFound } from './middleware/errors';
 import { originGuard } from './middleware/origin-guard';
@@ -32,6 +33,8 @@ export function createApiApp(deps: ApiDeps) {
   app.notFound(handleNotFound);
   app.use(requestContext(deps));
   app.use(originGuard());
+  // Before any body is read or any table touched: a client over its budget costs next to nothing.
+  app.use(clientRateLimit(deps.config));
   app.use(securityHeaders({ https: () => Boolean(deps.config.PUBLIC_URL?.startsWith('https:')) }));
   app.use(async (c, next) => {
     await next();
