@@ -35,7 +35,10 @@ export function createApiApp(deps: ApiDeps) {
   app.use(originGuard());
   // Before any body is read or any table touched: a client over its budget costs next to nothing.
   app.use(clientRateLimit(deps.config));
-  app.use(securityHeaders({ https: () => Boolean(deps.config.PUBLIC_URL?.startsWith('https:')) }));
+  // HTTPS: an https PUBLIC_URL, or behind CloudFront (origin-verify configured), which serves HTTPS only.
+  const https = () =>
+    deps.config.PUBLIC_URL ? deps.config.PUBLIC_URL.startsWith('https:') : Boolean(deps.secrets.originVerify);
+  app.use(securityHeaders({ https }));
   app.use(async (c, next) => {
     await next();
     c.header('Cache-Control', 'no-store');
