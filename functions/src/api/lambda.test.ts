@@ -52,6 +52,7 @@ function v2Event(
 
 const context = {} as Context;
 const FUNCTION_URL_HOST = 'abc123.lambda-url.us-east-1.on.aws';
+const SIGN_IN_BUDGET = 6;
 const ORIGIN_SECRET = 'origin-verify-secret-for-tests';
 
 beforeAll(async () => {
@@ -66,6 +67,7 @@ beforeAll(async () => {
     CRAWL_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/crawl',
     ORIGIN_VERIFY: ORIGIN_SECRET,
     ALTCHA_MAX_NUMBER: '2000',
+    API_SIGN_IN_PER_MINUTE: String(SIGN_IN_BUDGET),
     SCRYPT_LOG_N: '14',
     LOG_LEVEL: 'silent',
   });
@@ -133,5 +135,19 @@ describe('API Lambda entry (HTTP API v2 events)', () => {
     const anon = await handler(v2Event('GET', '/api/domains'), context);
     expect(anon.statusCode).toBe(401);
     expect(JSON.parse(anon.body!)).toEqual({ message: 'Unauthorized' });
+  });
+
+  it('counts per-client budgets by the viewer address CloudFront wrote, not by the edge that forwarded', async () => {
+    // Every event comes from the same CloudFront address (requestContext sourceIp); viewers differ.
+    const from = (ip: string) =>
+      handler(v2Event('GET', '/api/altcha-challenge', { headers: { 'x-csp-viewer-ip': ip } }), context);
+    const statuses: number[] = [];
+    for (let i = 0; i < SIGN_IN_BUDGET + 2; i++) statuses.push((await from('192.0.2.66')).statusCode!);
+    expect(statuses.slice(0, SIGN_IN_BUDGET)).toEqual(new Array(SIGN_IN_BUDGET).fill(200));
+    expect(statuses.slice(SIGN_IN_BUDGET)).toEqual([429, 429]);
+    const refused = await from('192.0.2.66');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers?.['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await from('192.0.2.67')).statusCode).toBe(200);
   });
 });
