@@ -282,6 +282,7 @@ export class CspGeneratorStack extends Stack {
       this.functions.reportIngest = ingest;
     }
     web.routeToFunction('/api/*', apiUrl);
+
     const consumerEntry = this.entry('reportConsumer', sourceRoot);
     if (consumerEntry) {
       const consumer = new ProjectFunction(this, 'ReportConsumer', {

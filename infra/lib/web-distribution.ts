@@ -90,7 +90,7 @@ export class WebDistribution extends Construct {
     });
 
     this.viewerAddress = new EdgeFunction(this, 'ViewerAddress', {
-      comment: 'Writes the viewer address for the API (no client can set it)',
+      comment: 'Writes the viewer address and host for the functions (no client can set them)',
       runtime: FunctionRuntime.JS_2_0,
       code: FunctionCode.fromInline(VIEWER_ADDRESS_SOURCE),
     });
