@@ -40,6 +40,12 @@ const envSchema = z.object({
   INVITATIONS_PER_USER_PER_DAY: z.coerce.number().int().min(1).default(20),
   /** Team invitations one team may send per UTC day. */
   INVITATIONS_PER_TEAM_PER_DAY: z.coerce.number().int().min(1).default(20),
+  /**
+   * API requests one client address (IPv6: its /64) may send per minute, per process, with bursts of as
+   * many: sign-in, registration and the proof-of-work challenge together, and every other API path.
+   */
+  API_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  API_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   CRAWL_QUEUE_URL: z.string().optional(),
   /** The report queue (SQS) the ingest handler sends to; locally a file queue under DATA_DIR. */
   REPORT_QUEUE_URL: z.string().optional(),

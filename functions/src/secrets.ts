@@ -8,7 +8,7 @@ export interface Secrets {
   totpEncryptionKey: string;
   /**
    * In AWS, CloudFront adds x-origin-verify to every request; requests without an accepted value bypassed
-   * CloudFront (the execute-api URL is public) and are refused. Unset locally.
+   * CloudFront (an opted-in public report URL, or a misconfiguration) and are refused. Unset locally.
    */
   originVerify?: OriginVerify;
 }

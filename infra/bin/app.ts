@@ -1,8 +1,10 @@
 // The CDK app (cdk.json: `npx tsx infra/bin/app.ts`). `npm run synth` checks it; `npx cdk deploy` ships it.
 // Context: `-c logLevel=debug` sets LOG_LEVEL of every function; `-c originVerifyVersion=<id>` is the last
-// step of rotating the origin-verify secret (npm run rotate:origin-verify prints it); `-c waf=true` puts AWS
-// WAF with rate-based rules in front of CloudFront (the stack must then be in us-east-1);
-// `-c reportFunctionUrl=false` takes reports through CloudFront only (no Function URL).
+// step of rotating the origin-verify secret (npm run rotate:origin-verify prints it); `-c waf=false` leaves
+// out AWS WAF's per-client rate rules (README says what that risks); `-c reportFunctionUrl=true` gives the
+// report function a public Function URL, named in policies, instead of taking reports through CloudFront.
+// The account and region are the CLI's (AWS_PROFILE, AWS_REGION): outside us-east-1, CloudFront's web ACL
+// and Lambda@Edge function go to a companion stack there, CspGenerator-edge.
 import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { CspGeneratorStack } from '../lib/csp-generator-stack';
@@ -17,8 +19,9 @@ new CspGeneratorStack(app, 'CspGenerator', {
   description:
     'CSP Generator: crawls a site with headless Chromium and generates its Content Security Policy',
   sourceRoot: fileURLToPath(new URL('../..', import.meta.url)),
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   logLevel: typeof logLevel === 'string' ? logLevel : 'info',
   ...(typeof originVerifyVersion === 'string' ? { originVerifyVersion } : {}),
-  waf: waf === true || waf === 'true',
-  reportFunctionUrl: !(reportFunctionUrl === false || reportFunctionUrl === 'false'),
+  waf: !(waf === false || waf === 'false'),
+  reportFunctionUrl: reportFunctionUrl === true || reportFunctionUrl === 'true',
 });

@@ -1,12 +1,23 @@
-// The product in AWS, one stack (DESIGN.md, "Shape"): CloudFront → S3 web app and HTTP API → Lambdas
-// (api, report-ingest) → one DynamoDB table; the API enqueues crawls on SQS for the crawler Lambda, whose
-// failed jobs end in a dead-letter queue that a small Lambda turns into failed analyses.
+// The product in AWS (DESIGN.md, "Shape"): CloudFront with AWS WAF → S3 web app and the Function URLs of
+// two Lambdas (api, report-ingest), reachable only through CloudFront (origin access control) → one
+// DynamoDB table; the API enqueues crawls on SQS for the crawler Lambda, whose failed jobs end in a
+// dead-letter queue that a small Lambda turns into failed analyses. What CloudFront needs from us-east-1
+// (the web ACL, the Lambda@Edge body hash) is in this stack when it is there, else in a companion stack
+// there (`<id>-edge`, deployed first by the same `cdk deploy --all`).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FUNCTION_KEY_PREFIXES } from '@csp/shared/store/key-prefixes';
-import { Annotations, CfnOutput, Duration, Fn, Size, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  Annotations,
+  CfnOutput,
+  Duration,
+  Fn,
+  Size,
+  Stack,
+  type StackProps,
+  Token,
+  Validations,
+} from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, FunctionUrlAuthType, HttpMethod as UrlMethod } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -14,17 +25,15 @@ import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { OperationalAlarms } from './alarms';
-import { apiAccessLogs } from './api-access-logs';
 import { AppSecrets } from './app-secrets';
 import { BlobBucket } from './blob-bucket';
 import { CrawlQueue } from './crawl-queue';
 import { DataTable } from './data-table';
+import { EdgeProtection } from './edge-protection';
 import { grantSecretValue, grantSend } from './grants';
-import { acknowledge, acknowledgeStackFindings } from './nag-acknowledgments';
+import { acknowledge, acknowledgeStackFindings, STACK_ACKNOWLEDGMENTS } from './nag-acknowledgments';
 import { ProjectFunction } from './project-function';
 import { ReportQueue } from './report-queue';
-import { applyThrottles, REPORT_INGEST_RESERVED_CONCURRENCY, splitRoute } from './throttles';
-import { WebAcl } from './web-acl';
 import { WebDistribution } from './web-distribution';
 
 /** Handler files, relative to the repository root. Each exports `handler`. */
@@ -41,6 +50,14 @@ export type FunctionName = keyof typeof ENTRIES;
 export const CRAWLER_TIMEOUT = Duration.minutes(15);
 const DEAD_LETTER_TIMEOUT = Duration.minutes(1);
 const REPORT_CONSUMER_TIMEOUT = Duration.minutes(2);
+
+/**
+ * Ingest functions running at once at most: the cost ceiling of the report endpoint. With 512 MB and
+ * ~20 ms a request, about 1,000 reports/s. No single client can hold it: AWS WAF lets one IP send 600
+ * reports a minute (web-acl.ts), about 12 execution-seconds of the pool's 1,200 a minute (1 %), and the
+ * ingest app refuses one client beyond REPORT_CLIENT_PER_MINUTE itself, in about a millisecond.
+ */
+export const REPORT_INGEST_RESERVED_CONCURRENCY = 20;
 
 /**
  * Installed next to the crawler's bundle instead of bundled: @sparticuz/chromium reads its brotli
@@ -62,9 +79,16 @@ export interface CspGeneratorStackProps extends StackProps {
   reportIngestConcurrency?: number;
   /** The origin-verify secret version CloudFront sends (a rotation's last step). Default: the latest. */
   originVerifyVersion?: string;
-  /** AWS WAF with rate-based rules in front of CloudFront (a fixed monthly cost; us-east-1 only). */
+  /**
+   * AWS WAF with per-client rate rules in front of CloudFront. Default: true. Off (`-c waf=false`), one
+   * client can again spend the functions' shared capacity; only the application's own limits remain.
+   */
   waf?: boolean;
-  /** Expose the report function at its own Function URL and name it in policies. Default: true. */
+  /**
+   * Opt-in: a public Function URL for reports (auth NONE), named in policies: no CloudFront or WAF request
+   * charge, but no per-client limit but the app's and one reserved-concurrency pool. Default: false
+   * (reports through CloudFront and WAF; the ingest URL takes only CloudFront's signed requests).
+   */
   reportFunctionUrl?: boolean;
 }
 
@@ -74,7 +98,8 @@ export class CspGeneratorStack extends Stack {
   readonly alarms: OperationalAlarms;
 
   constructor(scope: Construct, id: string, props: CspGeneratorStackProps) {
-    super(scope, id, props);
+    // The companion stack in us-east-1 hands the web ACL and the Lambda@Edge version over (its outputs).
+    super(scope, id, { crossRegionReferences: true, ...props });
     const { sourceRoot, logLevel = 'info' } = props;
     const common = { sourceRoot, logLevel };
 
@@ -85,15 +110,6 @@ export class CspGeneratorStack extends Stack {
       deadLetterTimeout: DEAD_LETTER_TIMEOUT,
     });
     const { bucket: blobs } = new BlobBucket(this, 'Blobs');
-
-    const httpApi = new HttpApi(this, 'HttpApi', {
-      description: 'CSP Generator API; reached through CloudFront on /api/*',
-      createDefaultStage: false,
-    });
-    // Ceilings per route (throttles.ts): sign-in and the challenge far tighter than reads.
-    const stage = httpApi.addStage('DefaultStage', { stageName: '$default', autoDeploy: true });
-    applyThrottles(stage);
-    apiAccessLogs(this, stage);
 
     // Shared by CloudFront (as an origin header) and the API (which refuses requests without it). JSON with
     // `current` (sent) and `previous` (still accepted): rotation is `npm run rotate:origin-verify`, then a
@@ -107,11 +123,12 @@ export class CspGeneratorStack extends Stack {
         passwordLength: 48,
       },
     });
+    const edge = this.edgeProtection(scope, id, props.waf !== false);
     const web = new WebDistribution(this, 'Web', {
-      api: httpApi,
+      bodyHash: edge.bodyHash,
       originVerify,
       ...(props.originVerifyVersion ? { originVerifyVersion: props.originVerifyVersion } : {}),
-      ...(props.waf ? { webAclArn: new WebAcl(this, 'Waf').acl.attrArn } : {}),
+      ...(edge.webAcl ? { webAclArn: edge.webAcl.acl.attrArn } : {}),
       webDist: props.webDist ?? join(sourceRoot, 'web', 'dist'),
     });
     if (!web.deploysWebApp) {
@@ -132,7 +149,8 @@ export class CspGeneratorStack extends Stack {
         CRAWL_QUEUE_URL: crawl.queue.queueUrl,
         SECRETS_ARN: secrets.secret.secretArn,
         ORIGIN_VERIFY_SECRET_ARN: originVerify.secretArn,
-        PUBLIC_URL: web.url,
+        // No PUBLIC_URL: the distribution depends on this function's URL. The API takes its public origin
+        // from the host the viewer asked CloudFront for (functions/src/http/viewer-host.ts).
         ALLOW_PRIVATE_TARGETS: 'false',
       },
     }).bindTable(table, { accessMode: 'readWrite', indexes: true });
@@ -140,13 +158,9 @@ export class CspGeneratorStack extends Stack {
     grantSecretValue(api, secrets.secret);
     grantSecretValue(api, originVerify);
     api.node.addDependency(secrets.seeded);
-    const apiIntegration = new HttpLambdaIntegration('ApiIntegration', api);
-    httpApi.addRoutes({ path: '/api/{proxy+}', methods: [HttpMethod.ANY], integration: apiIntegration });
-    // Routes of their own only so that each gets its own throttle; the same function answers them.
-    for (const route of ['POST /api/login', 'POST /api/register', 'GET /api/altcha-challenge'] as const) {
-      const { method, path } = splitRoute(route);
-      httpApi.addRoutes({ path, methods: [method as HttpMethod], integration: apiIntegration });
-    }
+    // Callable only with a signature: CloudFront's (origin access control), so only through the
+    // distribution and its web ACL. There is no API Gateway, so no execute-api endpoint around them.
+    const apiUrl = api.addFunctionUrl({ authType: FunctionUrlAuthType.AWS_IAM });
     this.functions.api = api;
 
     // --- Crawler ---------------------------------------------------------------------------------------
@@ -216,9 +230,10 @@ export class CspGeneratorStack extends Stack {
     }
 
     // --- Report ingestion ------------------------------------------------------------------------------
-    // Browsers post reports to the ingest function's own URL (a Function URL: no CloudFront or API Gateway
-    // request charge, which alone would cost $1 per million each); /api/uri-report through CloudFront
-    // reaches the same function. It answers once a report is in the report queue; the consumer aggregates.
+    // Browsers post reports to /api/uri-report through CloudFront and its web ACL (a per-IP rule of their
+    // own), which reaches the ingest function's URL by origin access control only. It answers once a
+    // report is in the report queue; the consumer aggregates. Opt-in (-c reportFunctionUrl=true): a public
+    // URL named in policies instead, cheaper per report but with no per-client limit but the app's.
     const reports = new ReportQueue(this, 'Reports', { consumerTimeout: REPORT_CONSUMER_TIMEOUT });
     const ingestEntry = this.entry('reportIngest', sourceRoot);
     if (ingestEntry) {
@@ -231,10 +246,9 @@ export class CspGeneratorStack extends Stack {
         sourceMaps: false,
         memorySize: 512,
         timeout: Duration.seconds(10),
-        // The cost ceiling of the report endpoint (its Function URL has no throttle of its own).
+        // The cost ceiling of the report endpoint (REPORT_INGEST_RESERVED_CONCURRENCY says how it is sized).
         reservedConcurrentExecutions: props.reportIngestConcurrency ?? REPORT_INGEST_RESERVED_CONCURRENCY,
         environment: {
-          PUBLIC_URL: web.url,
           REPORT_QUEUE_URL: reports.queue.queueUrl,
           // Through CloudFront, the viewer's address comes from a header only this secret makes trusted.
           ORIGIN_VERIFY_SECRET_ARN: originVerify.secretArn,
@@ -242,36 +256,33 @@ export class CspGeneratorStack extends Stack {
       }).bindTable(table, { accessMode: 'read', leadingKeys: FUNCTION_KEY_PREFIXES.reportIngest });
       grantSend(ingest, reports.queue);
       grantSecretValue(ingest, originVerify);
-      // Its own URL (the cheaper path: no CloudFront or API Gateway request charge) unless the deployment
-      // asks for reports through CloudFront only (-c reportFunctionUrl=false); the report-uri of generated
-      // policies names whichever is deployed.
-      const ingestUrl =
-        props.reportFunctionUrl === false
-          ? null
-          : ingest.addFunctionUrl({
+      const publicUrl = props.reportFunctionUrl === true;
+      const ingestUrl = ingest.addFunctionUrl(
+        publicUrl
+          ? {
               authType: FunctionUrlAuthType.NONE,
               cors: {
                 allowedOrigins: ['*'],
                 allowedMethods: [UrlMethod.POST],
                 allowedHeaders: ['content-type'],
               },
-            });
-      // https://<id>.lambda-url.<region>.on.aws/ → its origin. Without it the API falls back to PUBLIC_URL.
-      if (ingestUrl) {
+            }
+          : { authType: FunctionUrlAuthType.AWS_IAM },
+      );
+      web.routeToFunction('/api/uri-report', ingestUrl);
+      // https://<id>.lambda-url.<region>.on.aws/ → its origin, written into policies' report-uri. Without
+      // it the API names its public origin's /api/uri-report.
+      if (publicUrl) {
         api.addEnvironment('REPORT_ENDPOINT_ORIGIN', `https://${Fn.select(2, Fn.split('/', ingestUrl.url))}`);
       }
-      // A more specific route than /api/{proxy+}, so API Gateway picks it first.
-      httpApi.addRoutes({
-        path: '/api/uri-report',
-        methods: [HttpMethod.ANY],
-        integration: new HttpLambdaIntegration('ReportIngestIntegration', ingest),
-      });
       new CfnOutput(this, 'ReportEndpoint', {
-        value: ingestUrl ? ingestUrl.url : `${web.url}/api/uri-report`,
+        value: publicUrl ? ingestUrl.url : `${web.url}/api/uri-report`,
         description: 'Where browsers send reports',
       });
       this.functions.reportIngest = ingest;
     }
+    web.routeToFunction('/api/*', apiUrl);
+
     const consumerEntry = this.entry('reportConsumer', sourceRoot);
     if (consumerEntry) {
       const consumer = new ProjectFunction(this, 'ReportConsumer', {
@@ -320,6 +331,26 @@ export class CspGeneratorStack extends Stack {
       value: originVerify.secretArn,
       description: 'For npm run rotate:origin-verify',
     });
+  }
+
+  /**
+   * The web ACL and the Lambda@Edge body hash, which CloudFront takes from us-east-1 only: in this stack
+   * when it is there (or its region is left to deploy time, which must then be us-east-1), else in a
+   * companion stack `<id>-edge` in us-east-1 that this one depends on, so `cdk deploy --all` deploys it
+   * first. Its two values cross regions as its outputs (CDK's crossRegionReferences: Fn::GetStackOutput).
+   */
+  private edgeProtection(scope: Construct, id: string, waf: boolean): EdgeProtection {
+    if (Token.isUnresolved(this.region) || this.region === 'us-east-1') {
+      return new EdgeProtection(this, 'Edge', { waf });
+    }
+    const companion = new Stack(scope, `${id}-edge`, {
+      description: 'CSP Generator: what CloudFront takes from us-east-1 (AWS WAF web ACL, Lambda@Edge)',
+      env: { account: this.account, region: 'us-east-1' },
+      crossRegionReferences: true,
+    });
+    this.addStackDependency(companion);
+    for (const a of STACK_ACKNOWLEDGMENTS) Validations.of(companion).acknowledge(a);
+    return new EdgeProtection(companion, 'Edge', { waf });
   }
 
   /** The absolute path of a handler, or undefined (with a synth warning) while its file does not exist. */

@@ -72,7 +72,7 @@ export class ProjectFunction extends NodejsFunction {
       // Graviton: cheaper per GB-second; every dependency but Chromium is plain JavaScript.
       architecture: Architecture.ARM_64,
       memorySize: 1024,
-      // API Gateway HTTP APIs give up on an integration after 30 s.
+      // CloudFront gives up on an origin (the Function URLs) after 30 s, its default read timeout.
       timeout: Duration.seconds(29),
       tracing: Tracing.ACTIVE,
       projectRoot: sourceRoot,

@@ -1,10 +1,11 @@
 // The product's one public origin: CloudFront in front of the web app (private S3 bucket, Origin Access
-// Control) and of the HTTP API on /api/*. Same origin for both, so cookies and the CSRF Origin check work
-// without CORS.
+// Control) and of the API on /api/* and the report endpoint on /api/uri-report, both Lambda Function URLs
+// that only this distribution may call (origin access control, AWS_IAM): nothing of the product is
+// reachable around CloudFront and its web ACL. Same origin for all, so cookies and the CSRF Origin check
+// work without CORS.
 import { existsSync } from 'node:fs';
 import { ORIGIN_VERIFY_HEADER } from '@csp/shared/http/edge-headers';
-import { RemovalPolicy, SecretValue, Stack } from 'aws-cdk-lib';
-import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { RemovalPolicy, SecretValue } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
@@ -14,11 +15,13 @@ import {
   FunctionEventType,
   FunctionRuntime,
   HttpVersion,
-  OriginProtocolPolicy,
+  type IOrigin,
+  LambdaEdgeEventType,
   OriginRequestPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlAuthType, type IFunctionUrl, type IVersion } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -37,7 +40,8 @@ const SPA_REWRITE = `function handler(event) {
 }`;
 
 export interface WebDistributionProps {
-  api: IHttpApi;
+  /** The Lambda@Edge version that hashes bodies for origin access control (body-hash.ts). */
+  bodyHash: IVersion;
   /**
    * Sent to the API as x-origin-verify on every forwarded request, so the API can refuse requests that went
    * around CloudFront. A dynamic reference: the value never appears in the template.
@@ -62,10 +66,12 @@ export class WebDistribution extends Construct {
   readonly url: string;
   /** False when web/dist was missing at synth time (run `npm run build:web`, then deploy again). */
   readonly deploysWebApp: boolean;
+  private readonly viewerAddress: EdgeFunction;
+  private readonly props: WebDistributionProps;
 
   constructor(scope: Construct, id: string, props: WebDistributionProps) {
     super(scope, id);
-    const stack = Stack.of(this);
+    this.props = props;
 
     this.bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -83,13 +89,12 @@ export class WebDistribution extends Construct {
       code: FunctionCode.fromInline(SPA_REWRITE),
     });
 
-    const viewerAddress = new EdgeFunction(this, 'ViewerAddress', {
-      comment: 'Writes the viewer address for the API (no client can set it)',
+    this.viewerAddress = new EdgeFunction(this, 'ViewerAddress', {
+      comment: 'Writes the viewer address and host for the functions (no client can set them)',
       runtime: FunctionRuntime.JS_2_0,
       code: FunctionCode.fromInline(VIEWER_ADDRESS_SOURCE),
     });
 
-    const apiDomain = `${props.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'CSP Generator',
       ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
@@ -103,33 +108,50 @@ export class WebDistribution extends Construct {
         functionAssociations: [{ function: spaRewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
         compress: true,
       },
-      additionalBehaviors: {
-        '/api/*': {
-          origin: new HttpOrigin(apiDomain, {
-            protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-            customHeaders: {
-              [ORIGIN_VERIFY_HEADER]: SecretValue.secretsManager(props.originVerify.secretArn, {
-                jsonField: 'current',
-                ...(props.originVerifyVersion ? { versionId: props.originVerifyVersion } : {}),
-              }).unsafeUnwrap(),
-            },
-          }),
-          // No redirect: a redirected POST would lose its body.
-          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-          allowedMethods: AllowedMethods.ALLOW_ALL,
-          cachePolicy: CachePolicy.CACHING_DISABLED,
-          // Cookies, query strings and every viewer header but Host (API Gateway routes on its own Host).
-          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-          responseHeadersPolicy: this.headers.api,
-          functionAssociations: [{ function: viewerAddress, eventType: FunctionEventType.VIEWER_REQUEST }],
-          compress: true,
-        },
-      },
     });
     this.url = `https://${this.distribution.distributionDomainName}`;
 
     this.deploysWebApp = existsSync(props.webDist);
     if (this.deploysWebApp) this.deployWebApp(props.webDist);
+  }
+
+  /**
+   * Sends `pathPattern` to a function's URL, uncached. CloudFront matches behaviours in the order they are
+   * added: the report path before the rest of /api/*. A URL with AWS_IAM auth is reached through origin
+   * access control (signed, so callable by this distribution only); a public one (auth NONE, the report
+   * endpoint's opt-in) as a plain origin. Both carry the origin-verify header: the functions trust the
+   * viewer headers only on requests carrying it.
+   */
+  routeToFunction(pathPattern: string, url: IFunctionUrl): void {
+    const customHeaders = {
+      [ORIGIN_VERIFY_HEADER]: SecretValue.secretsManager(this.props.originVerify.secretArn, {
+        jsonField: 'current',
+        ...(this.props.originVerifyVersion ? { versionId: this.props.originVerifyVersion } : {}),
+      }).unsafeUnwrap(),
+    };
+    const origin: IOrigin =
+      url.authType === FunctionUrlAuthType.AWS_IAM
+        ? FunctionUrlOrigin.withOriginAccessControl(url, { customHeaders })
+        : new FunctionUrlOrigin(url, { customHeaders });
+    this.distribution.addBehavior(pathPattern, origin, {
+      // No redirect: a redirected POST would lose its body.
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      // Cookies, query strings and every viewer header but Host (the Function URL answers on its own Host,
+      // which origin access control signs).
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: this.headers.api,
+      functionAssociations: [{ function: this.viewerAddress, eventType: FunctionEventType.VIEWER_REQUEST }],
+      edgeLambdas: [
+        {
+          functionVersion: this.props.bodyHash,
+          eventType: LambdaEdgeEventType.ORIGIN_REQUEST,
+          includeBody: true,
+        },
+      ],
+      compress: true,
+    });
   }
 
   /**

@@ -9,7 +9,15 @@ import { CspGeneratorStack } from '../lib/csp-generator-stack';
 import { STACK_ACKNOWLEDGMENTS } from '../lib/nag-acknowledgments';
 import { makeSourceRoot, testApp } from './source-root';
 
-describe('cdk-nag AwsSolutions', () => {
+// Deployed in us-east-1 (or region left to deploy time): one stack; elsewhere, the companion stack in
+// us-east-1 with the web ACL and the Lambda@Edge function is checked too.
+describe.each([
+  { where: 'one stack', env: undefined },
+  {
+    where: 'outside us-east-1, with its companion stack',
+    env: { region: 'eu-west-1', account: '123456789012' },
+  },
+])('cdk-nag AwsSolutions, $where', ({ env }) => {
   it('leaves no unacknowledged finding, and every acknowledgment gives a reason', () => {
     const source = makeSourceRoot(['api', 'crawler', 'crawlDeadLetter', 'reportIngest', 'reportConsumer']);
     const app = testApp();
@@ -18,7 +26,7 @@ describe('cdk-nag AwsSolutions', () => {
     const webDist = join(source.root, 'web', 'dist');
     mkdirSync(join(webDist, 'assets'), { recursive: true });
     writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>CSP Generator</title>');
-    new CspGeneratorStack(app, 'Nag', { sourceRoot: source.root, webDist });
+    new CspGeneratorStack(app, 'Nag', { sourceRoot: source.root, webDist, ...(env ? { env } : {}) });
     let failure = '';
     try {
       app.synth();

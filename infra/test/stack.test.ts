@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { OWN_POLICY } from '@csp/shared/csp/own-policy';
 import { Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BODY_HASH_HEADER, BODY_HASH_SOURCE } from '../lib/body-hash';
 import { CspGeneratorStack, type FunctionName } from '../lib/csp-generator-stack';
 import { OwnHeaders } from '../lib/own-headers';
 import { VIEWER_ADDRESS_SOURCE } from '../lib/viewer-address';
@@ -106,20 +109,41 @@ describe('CspGeneratorStack with every handler present', () => {
     );
   });
 
-  it('runs every Lambda on nodejs24.x', () => {
+  it('runs every Lambda on nodejs24.x, but the Lambda@Edge body hash on the newest Lambda@Edge runs', () => {
     const functions = Object.entries(s.template.findResources('AWS::Lambda::Function'));
-    expect(functions.length).toBeGreaterThanOrEqual(5);
-    for (const [id, fn] of functions) expect((fn as Resource).Properties.Runtime, id).toBe('nodejs24.x');
+    expect(functions.length).toBeGreaterThanOrEqual(6);
+    for (const [id, fn] of functions) {
+      expect((fn as Resource).Properties.Runtime, id).toBe(
+        id.startsWith('EdgeBodyHash') ? 'nodejs22.x' : 'nodejs24.x',
+      );
+    }
   });
 
-  it('takes reports at a Function URL that generated policies name, queues them and consumes them in batches', () => {
+  it('takes reports through CloudFront at a Function URL only CloudFront may call, queues and batches them', () => {
+    // Not public: AWS_IAM, reached by origin access control (signed by this distribution only).
     s.template.hasResourceProperties('AWS::Lambda::Url', {
       TargetFunctionArn: { 'Fn::GetAtt': [s.logicalId('reportIngest'), 'Arn'] },
-      AuthType: 'NONE',
+      AuthType: 'AWS_IAM',
     });
+    const urls = Object.values(s.template.findResources('AWS::Lambda::Url')) as Resource[];
+    expect(urls.map((u) => u.Properties.AuthType)).toEqual(['AWS_IAM', 'AWS_IAM']);
+    // Nothing grants a Function URL to anyone but CloudFront, for this distribution.
+    const permissions = Object.values(s.template.findResources('AWS::Lambda::Permission')) as Resource[];
+    const urlGrants = permissions.filter((p) =>
+      String(p.Properties.Action).startsWith('lambda:InvokeFunction'),
+    );
+    expect(urlGrants.length).toBe(4); // InvokeFunctionUrl and InvokeFunction, for the API and the ingest
+    for (const p of urlGrants) {
+      expect(p.Properties.Principal).toBe('cloudfront.amazonaws.com');
+      expect(JSON.stringify(p.Properties.SourceArn)).toMatch(/:distribution\/.*WebDistribution/);
+    }
+    // Policies name CloudFront's /api/uri-report: no REPORT_ENDPOINT_ORIGIN.
     const api = s.template.toJSON().Resources[s.logicalId('api')] as Resource;
     const apiEnv = (api.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-    expect(JSON.stringify(apiEnv.REPORT_ENDPOINT_ORIGIN)).toContain('FunctionUrl');
+    expect(apiEnv.REPORT_ENDPOINT_ORIGIN).toBeUndefined();
+    s.template.hasOutput('ReportEndpoint', {
+      Value: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('/api/uri-report$')])] },
+    });
     const ingest = s.template.toJSON().Resources[s.logicalId('reportIngest')] as Resource;
     const ingestEnv = (ingest.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(Object.keys(ingestEnv)).toEqual(
@@ -138,24 +162,36 @@ describe('CspGeneratorStack with every handler present', () => {
     });
   });
 
-  it('takes reports through CloudFront only when the deployment says so, and names that in policies', () => {
+  it('gives reports a public Function URL, named in policies, only when the deployment opts in', () => {
     const source = makeSourceRoot(['api', 'reportIngest', 'reportConsumer']);
-    const stack = new CspGeneratorStack(testApp(), 'NoUrl', {
+    const stack = new CspGeneratorStack(testApp(), 'PublicUrl', {
       sourceRoot: source.root,
-      reportFunctionUrl: false,
+      reportFunctionUrl: true,
     });
     const t = Template.fromStack(stack);
     source.remove();
-    t.resourceCountIs('AWS::Lambda::Url', 0);
+    t.hasResourceProperties('AWS::Lambda::Url', {
+      TargetFunctionArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^ReportIngest'), 'Arn'] },
+      AuthType: 'NONE',
+    });
+    // The API's URL stays private.
+    t.hasResourceProperties('AWS::Lambda::Url', {
+      TargetFunctionArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Api'), 'Arn'] },
+      AuthType: 'AWS_IAM',
+    });
     const api = Object.values(t.findResources('AWS::Lambda::Function')).find(
       (r) => (r as Resource).Properties.Description === 'CSP Generator API (Hono)',
     ) as Resource;
     const env = (api.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-    // Without REPORT_ENDPOINT_ORIGIN, report-uri is PUBLIC_URL's /api/uri-report (CloudFront).
-    expect(env.REPORT_ENDPOINT_ORIGIN).toBeUndefined();
-    expect(JSON.stringify(env.PUBLIC_URL)).toContain('DomainName');
-    t.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/uri-report' });
-    t.hasOutput('ReportEndpoint', { Value: Match.anyValue() });
+    expect(JSON.stringify(env.REPORT_ENDPOINT_ORIGIN)).toContain('ReportIngestFunctionUrl');
+    // CloudFront's /api/uri-report still reaches it, as a plain origin (no origin access control).
+    const dist = Object.values(t.findResources('AWS::CloudFront::Distribution'))[0] as Resource;
+    const config = dist.Properties.DistributionConfig as {
+      CacheBehaviors: { PathPattern: string; TargetOriginId: string }[];
+      Origins: { Id: string; OriginAccessControlId?: unknown }[];
+    };
+    const report = config.CacheBehaviors.find((b) => b.PathPattern === '/api/uri-report')!;
+    expect(config.Origins.find((o) => o.Id === report.TargetOriginId)!.OriginAccessControlId).toBeUndefined();
   });
 
   /** Every statement of the policies attached to one function's role. */
@@ -238,7 +274,6 @@ describe('CspGeneratorStack with every handler present', () => {
         'CRAWL_QUEUE_URL',
         'SECRETS_ARN',
         'ORIGIN_VERIFY_SECRET_ARN',
-        'PUBLIC_URL',
         'LOG_LEVEL',
       ]),
     );
@@ -285,26 +320,87 @@ describe('CspGeneratorStack with every handler present', () => {
     }
   });
 
-  it('sends /api/* to the HTTP API uncached with every viewer header but Host, the rest to S3 via OAC', () => {
-    s.template.hasResourceProperties('AWS::CloudFront::Distribution', {
-      DistributionConfig: Match.objectLike({
-        CacheBehaviors: [
-          Match.objectLike({
-            PathPattern: '/api/*',
-            CachePolicyId: CACHING_DISABLED,
-            OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
-          }),
-        ],
-        Origins: Match.arrayWith([Match.objectLike({ OriginAccessControlId: Match.anyValue() })]),
+  it('sends /api/uri-report and /api/* uncached to Function URLs by origin access control, the rest to S3', () => {
+    const dist = Object.values(s.template.findResources('AWS::CloudFront::Distribution'))[0] as Resource;
+    const config = dist.Properties.DistributionConfig as {
+      CacheBehaviors: {
+        PathPattern: string;
+        TargetOriginId: string;
+        CachePolicyId: string;
+        OriginRequestPolicyId: string;
+        AllowedMethods: string[];
+        LambdaFunctionAssociations: { EventType: string; IncludeBody: boolean; LambdaFunctionARN: unknown }[];
+      }[];
+      Origins: { Id: string; DomainName: unknown; OriginAccessControlId?: unknown }[];
+    };
+    // In this order: CloudFront takes the first match.
+    expect(config.CacheBehaviors.map((b) => b.PathPattern)).toEqual(['/api/uri-report', '/api/*']);
+    const targets = { '/api/uri-report': 'ReportIngestFunctionUrl', '/api/*': 'ApiFunctionUrl' } as const;
+    for (const b of config.CacheBehaviors) {
+      expect(b.CachePolicyId).toBe(CACHING_DISABLED);
+      expect(b.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
+      expect(b.AllowedMethods).toContain('POST');
+      const origin = config.Origins.find((o) => o.Id === b.TargetOriginId)!;
+      expect(JSON.stringify(origin.DomainName)).toContain(
+        `"${targets[b.PathPattern as keyof typeof targets]}`,
+      );
+      expect(origin.OriginAccessControlId, b.PathPattern).toBeDefined();
+      // Browsers' POST bodies get the hash SigV4 needs before CloudFront signs.
+      expect(b.LambdaFunctionAssociations).toEqual([
+        expect.objectContaining({ EventType: 'origin-request', IncludeBody: true }),
+      ]);
+    }
+    s.template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({
+        OriginAccessControlOriginType: 'lambda',
+        SigningBehavior: 'always',
+        SigningProtocol: 'sigv4',
       }),
     });
-    // CloudFront proves itself to the API with a secret header, resolved at deploy (never in the template).
+    // CloudFront proves itself to the functions with a secret header, resolved at deploy (never in the template).
     const origins = JSON.stringify(s.template.findResources('AWS::CloudFront::Distribution'));
     expect(origins).toMatch(
       /"HeaderName":"x-origin-verify","HeaderValue":\{"Fn::Join":\["",\["\{\{resolve:secretsmanager:/,
     );
-    s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/{proxy+}' });
-    s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /api/uri-report' });
+  });
+
+  it('has no API Gateway, so no execute-api endpoint around CloudFront and its web ACL', () => {
+    // The brief of an HTTP API with DisableExecuteApiEndpoint: CloudFront could then not reach it either
+    // without a custom domain; the API is a Function URL that only the distribution may call instead.
+    for (const type of ['AWS::ApiGatewayV2::Api', 'AWS::ApiGateway::RestApi']) {
+      s.template.resourceCountIs(type, 0);
+    }
+  });
+
+  it('hashes request bodies at the edge as origin access control needs, whatever the client sent', () => {
+    const exports: { handler?: (e: unknown) => Promise<Record<string, unknown>> } = {};
+    new Function('exports', 'require', BODY_HASH_SOURCE)(exports, createRequire(import.meta.url));
+    const run = (request: Record<string, unknown>) =>
+      exports.handler!({ Records: [{ cf: { request: { headers: {}, ...request } } }] });
+    const body = '{"username":"ada","password":"x"}';
+    const sha = (b: string) => createHash('sha256').update(b).digest('hex');
+    const signed = (await_: Record<string, unknown>) =>
+      (await_.headers as Record<string, { value: string }[]>)[BODY_HASH_HEADER]![0]!.value;
+    return (async () => {
+      const post = await run({
+        method: 'POST',
+        headers: { [BODY_HASH_HEADER]: [{ key: BODY_HASH_HEADER, value: 'forged' }] },
+        body: {
+          inputTruncated: false,
+          action: 'read-only',
+          encoding: 'base64',
+          data: Buffer.from(body).toString('base64'),
+        },
+      });
+      expect(signed(post)).toBe(sha(body));
+      expect(signed(await run({ method: 'GET' }))).toBe(sha(''));
+      const cut = await run({ method: 'POST', body: { inputTruncated: true, encoding: 'base64', data: '' } });
+      expect(cut.status).toBe('413');
+      s.template.hasResourceProperties('AWS::Lambda::Function', {
+        Code: { ZipFile: BODY_HASH_SOURCE },
+        Handler: 'index.handler',
+      });
+    })();
   });
 
   it("serves our own strict CSP within CloudFront's 1,783-character cap, and refuses a longer one", () => {
@@ -326,16 +422,23 @@ describe('CspGeneratorStack with every handler present', () => {
     ).toThrow(/at most 1783/);
   });
 
-  it('gives the API a viewer address no client can forge: a viewer-request function writes it', () => {
+  it('gives the functions a viewer address and host no client can forge: a viewer-request function writes them', () => {
     // The function as CloudFront runs it: a forged header of the same name is replaced.
     const handler = new Function(`${VIEWER_ADDRESS_SOURCE}; return handler;`)() as (e: unknown) => {
       headers: Record<string, { value: string }>;
     };
     const out = handler({
       viewer: { ip: '198.51.100.23' },
-      request: { headers: { 'x-csp-viewer-ip': { value: '6.6.6.6' }, host: { value: 'x' } } },
+      request: {
+        headers: {
+          'x-csp-viewer-ip': { value: '6.6.6.6' },
+          'x-csp-viewer-host': { value: 'evil.example' },
+          host: { value: 'x' },
+        },
+      },
     });
     expect(out.headers['x-csp-viewer-ip']).toEqual({ value: '198.51.100.23' });
+    expect(out.headers['x-csp-viewer-host']).toEqual({ value: 'x' });
     // It runs on every /api/* viewer request, and the origin request policy forwards viewer headers.
     const dist = Object.values(s.template.findResources('AWS::CloudFront::Distribution'))[0] as Resource;
     const config = dist.Properties.DistributionConfig as {
@@ -345,64 +448,101 @@ describe('CspGeneratorStack with every handler present', () => {
         OriginRequestPolicyId: string;
       }[];
     };
-    const api = config.CacheBehaviors.find((b) => b.PathPattern === '/api/*')!;
-    expect(api.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
-    expect(api.FunctionAssociations).toEqual([
-      {
-        EventType: 'viewer-request',
-        FunctionARN: { 'Fn::GetAtt': [expect.stringMatching(/ViewerAddress/), 'FunctionARN'] },
-      },
-    ]);
+    for (const path of ['/api/*', '/api/uri-report']) {
+      const api = config.CacheBehaviors.find((b) => b.PathPattern === path)!;
+      expect(api.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
+      expect(api.FunctionAssociations).toEqual([
+        {
+          EventType: 'viewer-request',
+          FunctionARN: { 'Fn::GetAtt': [expect.stringMatching(/ViewerAddress/), 'FunctionARN'] },
+        },
+      ]);
+    }
     s.template.hasResourceProperties('AWS::CloudFront::Function', {
       FunctionCode: VIEWER_ADDRESS_SOURCE,
       FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
     });
   });
 
-  it('puts AWS WAF with rate-based rules in front of CloudFront only when asked, and only in us-east-1', () => {
-    s.template.resourceCountIs('AWS::WAFv2::WebACL', 0);
-    const source = makeSourceRoot(['api']);
-    const withWaf = new CspGeneratorStack(testApp(), 'Waf', {
-      sourceRoot: source.root,
-      waf: true,
-      env: { region: 'us-east-1', account: '123456789012' },
-    });
-    const t = Template.fromStack(withWaf);
-    t.hasResourceProperties('AWS::WAFv2::WebACL', {
+  it('puts AWS WAF in front of CloudFront by default, with per-IP rules on sign-in, reports, the API and all', () => {
+    const rateRule = (name: string, limit: number, window: number, scopeDown: unknown) =>
+      Match.objectLike({
+        Name: name,
+        Action: { Block: { CustomResponse: Match.objectLike({ ResponseCode: 429 }) } },
+        Statement: {
+          RateBasedStatement: {
+            Limit: limit,
+            EvaluationWindowSec: window,
+            AggregateKeyType: 'IP',
+            ...(scopeDown === undefined ? {} : { ScopeDownStatement: scopeDown }),
+          },
+        },
+      });
+    const path = (p: string, how = 'EXACTLY') =>
+      Match.objectLike({
+        ByteMatchStatement: Match.objectLike({
+          FieldToMatch: { UriPath: {} },
+          PositionalConstraint: how,
+          SearchString: p,
+        }),
+      });
+    s.template.hasResourceProperties('AWS::WAFv2::WebACL', {
       Scope: 'CLOUDFRONT',
       DefaultAction: { Allow: {} },
       Rules: [
-        Match.objectLike({
-          Name: 'sign-in-rate',
-          Action: { Block: {} },
-          Statement: {
-            RateBasedStatement: Match.objectLike({
-              Limit: 100,
-              AggregateKeyType: 'IP',
-              ScopeDownStatement: Match.anyValue(),
-            }),
+        rateRule('sign-in-rate', 100, 300, {
+          OrStatement: {
+            Statements: ['/api/login', '/api/register', '/api/altcha-challenge'].map((p) => path(p)),
           },
         }),
-        Match.objectLike({
-          Name: 'all-rate',
-          Statement: { RateBasedStatement: Match.objectLike({ Limit: 2000, AggregateKeyType: 'IP' }) },
+        rateRule('report-rate', 600, 60, path('/api/uri-report')),
+        rateRule('api-rate', 3000, 300, {
+          AndStatement: {
+            Statements: [
+              path('/api/', 'STARTS_WITH'),
+              { NotStatement: { Statement: path('/api/uri-report') } },
+            ],
+          },
         }),
+        rateRule('all-rate', 10000, 300, undefined),
       ],
     });
-    t.hasResourceProperties('AWS::CloudFront::Distribution', {
+    s.template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
-        WebACLId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^WafAcl'), 'Arn'] },
+        WebACLId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^EdgeWafAcl'), 'Arn'] },
       }),
     });
-    expect(
-      () =>
-        new CspGeneratorStack(testApp(), 'WafElsewhere', {
-          sourceRoot: source.root,
-          waf: true,
-          env: { region: 'eu-west-1', account: '123456789012' },
-        }),
-    ).toThrow(/us-east-1/);
+
+    // Outside us-east-1 the web ACL and the Lambda@Edge function go to a companion stack there.
+    const source = makeSourceRoot(['api', 'reportIngest']);
+    const app = testApp();
+    const eu = new CspGeneratorStack(app, 'Eu', {
+      sourceRoot: source.root,
+      env: { region: 'eu-west-1', account: '123456789012' },
+    });
+    const companion = app.node.findChild('Eu-edge') as Stack;
+    expect(companion.region).toBe('us-east-1');
+    expect(eu.dependencies).toContain(companion);
+    const edge = Template.fromStack(companion);
+    edge.resourceCountIs('AWS::WAFv2::WebACL', 1);
+    edge.hasResourceProperties('AWS::Lambda::Function', { Code: { ZipFile: BODY_HASH_SOURCE } });
+    const main = Template.fromStack(eu);
+    main.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    const dist = JSON.stringify(main.findResources('AWS::CloudFront::Distribution'));
+    // Both values come across as the companion's outputs, read from us-east-1 (Fn::GetStackOutput).
+    for (const key of ['WebACLId', 'LambdaFunctionARN']) {
+      expect(dist).toMatch(
+        new RegExp(`"${key}":\\{"Fn::GetStackOutput":\\{"StackName":"Eu-edge","Region":"us-east-1"`),
+      );
+    }
+
+    // The explicit opt-out: no web ACL (the app's own limits remain).
+    const off = Template.fromStack(
+      new CspGeneratorStack(testApp(), 'NoWaf', { sourceRoot: source.root, waf: false }),
+    );
     source.remove();
+    off.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    expect(JSON.stringify(off.findResources('AWS::CloudFront::Distribution'))).not.toContain('WebACLId');
   });
 
   it("sends the origin-verify secret's current value, pinned to a version when a rotation names one", () => {
@@ -426,26 +566,7 @@ describe('CspGeneratorStack with every handler present', () => {
     expect(header(pinned)).toMatch(/:SecretString:current::v-123\}\}/);
   });
 
-  it('throttles per route: sign-in, registration and the challenge far below reads, reports on their own', () => {
-    s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
-      RouteSettings: {
-        'POST /api/login': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
-        'POST /api/register': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 5 },
-        'GET /api/altcha-challenge': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
-        'ANY /api/uri-report': { ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 },
-      },
-    });
-    for (const key of ['POST /api/login', 'POST /api/register', 'GET /api/altcha-challenge']) {
-      s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
-    }
-    // Every throttled route exists (a setting for a missing route key would be ignored).
-    const keys = Object.values(s.template.findResources('AWS::ApiGatewayV2::Route')).map(
-      (r) => (r as Resource).Properties.RouteKey,
-    );
-    const stage = Object.values(s.template.findResources('AWS::ApiGatewayV2::Stage'))[0] as Resource;
-    for (const key of Object.keys(stage.Properties.RouteSettings as object)) expect(keys).toContain(key);
-    // The report endpoint's Function URL is capped by reserved concurrency.
+  it('caps the report function with a reserved concurrency', () => {
     s.template.hasResourceProperties('AWS::Lambda::Function', {
       Description: 'CSP Generator: receives CSP violation reports',
       ReservedConcurrentExecutions: 20,
@@ -508,8 +629,8 @@ describe('CspGeneratorStack while handlers are still being written', () => {
     const s = synth(['api']);
     expect(Object.keys(s.stack.functions)).toEqual(['api']);
     s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
-    // /api/{proxy+} and the three routes that exist for their own throttles.
-    s.template.resourceCountIs('AWS::ApiGatewayV2::Route', 4);
+    // The API's URL, routed by CloudFront's /api/*.
+    s.template.resourceCountIs('AWS::Lambda::Url', 1);
     const warnings = Annotations.fromStack(s.stack)
       .findWarning('*', Match.stringLikeRegexp('does not exist'))
       .map((w) => String(w.entry.data));

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { limitBody } from '../http/body-limit';
 import { securityHeaders } from '../http/security-headers';
 import type { ApiDeps, ApiEnv } from './deps';
+import { clientRateLimit } from './middleware/client-rate-limit';
 import { csrfGuard } from './middleware/csrf';
 import { handleError, handleNotFound } from './middleware/errors';
 import { originGuard } from './middleware/origin-guard';
@@ -32,7 +33,12 @@ export function createApiApp(deps: ApiDeps) {
   app.notFound(handleNotFound);
   app.use(requestContext(deps));
   app.use(originGuard());
-  app.use(securityHeaders({ https: () => Boolean(deps.config.PUBLIC_URL?.startsWith('https:')) }));
+  // Before any body is read or any table touched: a client over its budget costs next to nothing.
+  app.use(clientRateLimit(deps.config));
+  // HTTPS: an https PUBLIC_URL, or behind CloudFront (origin-verify configured), which serves HTTPS only.
+  const https = () =>
+    deps.config.PUBLIC_URL ? deps.config.PUBLIC_URL.startsWith('https:') : Boolean(deps.secrets.originVerify);
+  app.use(securityHeaders({ https }));
   app.use(async (c, next) => {
     await next();
     c.header('Cache-Control', 'no-store');

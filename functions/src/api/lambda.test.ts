@@ -1,4 +1,4 @@
-// The Lambda entry, driven with API Gateway HTTP API (payload v2) events on DynamoDB Local.
+// The Lambda entry, driven with Function URL (payload v2) events on DynamoDB Local.
 import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -23,19 +23,21 @@ function v2Event(
     rawQueryString: '',
     cookies: opts.cookies,
     headers: {
-      host: 'csp.example.test',
+      // What the Function URL sees behind CloudFront: its own host, and the viewer's in x-csp-viewer-host.
+      host: FUNCTION_URL_HOST,
       'x-forwarded-proto': 'https',
       'x-origin-verify': ORIGIN_SECRET,
-      // Written by CloudFront's viewer-request function from the connection (infra/lib/viewer-address.ts).
+      // Written by CloudFront's viewer-request function (infra/lib/viewer-address.ts).
       'x-csp-viewer-ip': '198.51.100.23',
+      'x-csp-viewer-host': 'csp.example.test',
       ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}),
       ...opts.headers,
     },
     requestContext: {
       accountId: '123456789012',
       apiId: 'api',
-      domainName: 'csp.example.test',
-      domainPrefix: 'csp',
+      domainName: FUNCTION_URL_HOST,
+      domainPrefix: 'abc123',
       http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'test' },
       requestId: randomBytes(8).toString('hex'),
       routeKey: '$default',
@@ -49,6 +51,8 @@ function v2Event(
 }
 
 const context = {} as Context;
+const FUNCTION_URL_HOST = 'abc123.lambda-url.us-east-1.on.aws';
+const SIGN_IN_BUDGET = 6;
 const ORIGIN_SECRET = 'origin-verify-secret-for-tests';
 
 beforeAll(async () => {
@@ -61,12 +65,14 @@ beforeAll(async () => {
     ALTCHA_HMAC_KEY: secrets.altchaHmacKey,
     TOTP_ENCRYPTION_KEY: secrets.totpEncryptionKey,
     CRAWL_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/crawl',
-    PUBLIC_URL: 'https://csp.example.test',
     ORIGIN_VERIFY: ORIGIN_SECRET,
     ALTCHA_MAX_NUMBER: '2000',
+    API_SIGN_IN_PER_MINUTE: String(SIGN_IN_BUDGET),
     SCRYPT_LOG_N: '14',
     LOG_LEVEL: 'silent',
   });
+  // Unset in AWS: the public origin is the viewer's host (http/viewer-host.ts).
+  delete process.env.PUBLIC_URL;
   ({ handler } = (await import('./lambda')) as unknown as { handler: typeof handler });
 });
 
@@ -96,7 +102,7 @@ describe('API Lambda entry (HTTP API v2 events)', () => {
 
     const me = await handler(v2Event('GET', '/api/user', { cookies: [session!.split(';')[0]!] }), context);
     expect(me.statusCode).toBe(200);
-    // The request id is API Gateway's (its access logs carry the same one).
+    // The request id is the one Lambda gave the request.
     const event = v2Event('GET', '/api/altcha-challenge');
     expect((await handler(event, context)).headers?.['x-request-id']).toBe(event.requestContext.requestId);
     expect(JSON.parse(me.body!).username).toBe('lambda_user');
@@ -119,8 +125,29 @@ describe('API Lambda entry (HTTP API v2 events)', () => {
       context,
     );
     expect(foreign.statusCode).toBe(403);
+    // The public origin comes from CloudFront's viewer host: without it, the product's own origin is foreign.
+    const noViewerHost = v2Event('POST', '/api/logout', {
+      body: {},
+      headers: { origin: 'https://csp.example.test' },
+    });
+    delete noViewerHost.headers['x-csp-viewer-host'];
+    expect((await handler(noViewerHost, context)).statusCode).toBe(403);
     const anon = await handler(v2Event('GET', '/api/domains'), context);
     expect(anon.statusCode).toBe(401);
     expect(JSON.parse(anon.body!)).toEqual({ message: 'Unauthorized' });
+  });
+
+  it('counts per-client budgets by the viewer address CloudFront wrote, not by the edge that forwarded', async () => {
+    // Every event comes from the same CloudFront address (requestContext sourceIp); viewers differ.
+    const from = (ip: string) =>
+      handler(v2Event('GET', '/api/altcha-challenge', { headers: { 'x-csp-viewer-ip': ip } }), context);
+    const statuses: number[] = [];
+    for (let i = 0; i < SIGN_IN_BUDGET + 2; i++) statuses.push((await from('192.0.2.66')).statusCode!);
+    expect(statuses.slice(0, SIGN_IN_BUDGET)).toEqual(new Array(SIGN_IN_BUDGET).fill(200));
+    expect(statuses.slice(SIGN_IN_BUDGET)).toEqual([429, 429]);
+    const refused = await from('192.0.2.66');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers?.['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await from('192.0.2.67')).statusCode).toBe(200);
   });
 });

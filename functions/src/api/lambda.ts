@@ -1,8 +1,9 @@
-// AWS Lambda entry of the API (API Gateway HTTP API, payload v2). Clients and secrets are built once per
-// container; the Hono app is the same one the local server mounts.
+// AWS Lambda entry of the API (a Function URL behind CloudFront: payload v2). Clients and secrets are built
+// once per container; the Hono app is the same one the local server mounts.
 import { handle } from 'hono/aws-lambda';
 import { loadAwsSecrets } from '../aws/secrets';
 import { loadConfig } from '../config';
+import { withViewerHost } from '../http/viewer-host';
 import { createLogger } from '../logger';
 import { createSqsQueue } from '../queue/sqs-queue';
 import { createDb } from '../store/db';
@@ -16,15 +17,24 @@ const db = createDb({
   region: config.AWS_REGION,
 });
 
-let appPromise: Promise<ReturnType<typeof handle>> | null = null;
+type Handler = ReturnType<typeof handle>;
+
+let appPromise: Promise<Handler> | null = null;
 function app() {
   appPromise ??= loadAwsSecrets(config, process.env.SECRETS_ARN).then((secrets) => {
     if (!config.CRAWL_QUEUE_URL) throw new Error('CRAWL_QUEUE_URL is not set');
-    return handle(
+    const handler = handle(
       createApiApp({ db, config, secrets, logger, queue: createSqsQueue(config.CRAWL_QUEUE_URL) }),
     );
+    // The public origin is the host the viewer asked CloudFront for (http/viewer-host.ts).
+    const accepted = () => secrets.originVerify?.accepted() ?? [];
+    return ((event, context) =>
+      handler(
+        withViewerHost(event as Parameters<typeof withViewerHost>[0], accepted()) as typeof event,
+        context,
+      )) as Handler;
   });
   return appPromise;
 }
 
-export const handler: ReturnType<typeof handle> = async (event, context) => (await app())(event, context);
+export const handler: Handler = async (event, context) => (await app())(event, context);

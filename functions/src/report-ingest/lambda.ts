@@ -1,4 +1,4 @@
-// AWS Lambda entry of the report endpoint (API Gateway payload v2, or a Lambda Function URL: same event
+// AWS Lambda entry of the report endpoint (a Lambda Function URL, behind CloudFront or public: payload v2
 // shape). Clients are built once per container; the Hono app is the one the local server mounts.
 import type { ReportMessage } from '@csp/shared/schemas/report';
 import { handle } from 'hono/aws-lambda';

@@ -5,10 +5,16 @@ import { type LocalServerOptions, startLocalServer } from '../local/server';
 import { solvedAltcha } from './altcha';
 import { HttpClient } from './http-client';
 
-/** Small proof-of-work and scrypt costs keep the suite fast; the code paths are the production ones. */
+/**
+ * Small proof-of-work and scrypt costs keep the suite fast; the code paths are the production ones. Every
+ * test client comes from 127.0.0.1, so the per-client request budgets are raised beyond what a test file
+ * sends (client-rate-limit.test.ts checks them at small values).
+ */
 export const TEST_ENV = {
   ALTCHA_MAX_NUMBER: '2000',
   SCRYPT_LOG_N: '14',
+  API_SIGN_IN_PER_MINUTE: '100000',
+  API_CLIENT_PER_MINUTE: '100000',
   LOG_LEVEL: 'silent',
 };
 

@@ -10,3 +10,10 @@ export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
  * rate limits use cannot be forged.
  */
 export const VIEWER_IP_HEADER = 'x-csp-viewer-ip';
+
+/**
+ * The Host the viewer asked CloudFront for (the product's public name), written by the same function. The
+ * Function URL behind it sees its own Host; the API takes its public origin (cookies, the CSRF check,
+ * links) from this header, on requests carrying the origin-verify value (functions/src/http/viewer-host.ts).
+ */
+export const VIEWER_HOST_HEADER = 'x-csp-viewer-host';

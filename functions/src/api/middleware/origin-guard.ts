@@ -1,4 +1,5 @@
-// In AWS the API's execute-api URL is public. CloudFront adds a secret header to every request it forwards;
+// In AWS only CloudFront may call the API's Function URL (origin access control); as a second line, and
+// because the viewer headers are trusted only with it, CloudFront adds a secret header to every request;
 // a request without it went around CloudFront (and its headers, such as the viewer address the rate limits
 // rely on, cannot be trusted), so it is refused. Locally no secret is set and the guard is off.
 import { ORIGIN_VERIFY_HEADER } from '@csp/shared/http/edge-headers';

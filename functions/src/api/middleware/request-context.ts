@@ -1,5 +1,5 @@
 // Per-request context: the dependencies, a request id (echoed as X-Request-Id) and a logger that carries it.
-// In AWS the id is API Gateway's own, the one its access logs carry, so a request's lines join up.
+// In AWS the id is the one Lambda gives the Function URL request, so a request's lines join up.
 import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import type { ApiDeps, ApiEnv } from '../deps';
