@@ -82,3 +82,36 @@ describe('suggestions (spec section 4): open, accepted or ignored', () => {
     });
   });
 });
+
+describe('directives named like what every object inherits (a report can name any)', () => {
+  const KEYS = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty'] as const;
+  const composed = { 'default-src': ["'self'"], 'script-src': ["'self'"] };
+
+  it.each(KEYS)('%s: open, ignored, accepted and un-ignored as its own key', (key) => {
+    const s = { directive: key, source: 'https://x.example' };
+    const empty = { customRules: {}, ignoredSuggestions: {} };
+    expect(suggestionStatus(empty, composed, s)).toBe('open');
+    const ignored = ignoreSuggestion(empty, s);
+    expect(Object.hasOwn(ignored.ignoredSuggestions, key)).toBe(true);
+    expect(Object.getPrototypeOf(ignored.ignoredSuggestions)).toBeNull();
+    expect(suggestionStatus(ignored, composed, s)).toBe('ignored');
+    // Into the directive as reports group it (lower-cased, as browsers write directives).
+    const target = key.toLowerCase();
+    const accepted = acceptSuggestion(ignored, composed, s);
+    expect(JSON.parse(JSON.stringify(accepted))).toEqual(
+      JSON.parse(`{"customRules": {"${target}": ["https://x.example"]}, "ignoredSuggestions": {}}`),
+    );
+    expect(suggestionStatus(accepted, composed, s)).toBe('accepted');
+    expect(Object.keys(removeCustomRule(accepted.customRules, target, 'https://x.example'))).toEqual([]);
+    expect(unignoreSuggestion(ignored, s).ignoredSuggestions).toEqual({});
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+  });
+
+  it.each(KEYS)('%s is not a directive a custom rule can be added to', (key) => {
+    expect(addCustomRule({}, key, 'https://x.example')).toEqual({
+      customRules: {},
+      added: null,
+      error: 'Choose a directive',
+    });
+  });
+});
