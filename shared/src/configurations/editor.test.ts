@@ -3,6 +3,7 @@ import {
   acceptSuggestion,
   addCustomRule,
   ignoreSuggestion,
+  isSuggestionSavable,
   normalizeSource,
   removeCustomRule,
   suggestionStatus,
@@ -105,6 +106,14 @@ describe('directives named like what every object inherits (a report can name an
     expect(Object.keys(removeCustomRule(accepted.customRules, target, 'https://x.example'))).toEqual([]);
     expect(unignoreSuggestion(ignored, s).ignoredSuggestions).toEqual({});
     expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+  });
+
+  it.each(KEYS)('%s: a suggestion the API would refuse to save is not savable', (key) => {
+    expect(isSuggestionSavable(composed, { directive: key, source: 'https://x.example' })).toBe(false);
+    // As reports group them (lower-cased), the camel-case ones are ordinary custom names.
+    const grouped = isSuggestionSavable(composed, { directive: key.toLowerCase(), source: 'x' });
+    expect(grouped).toBe(key === 'toString' || key === 'hasOwnProperty');
+    expect(isSuggestionSavable(composed, { directive: 'script-src-elem', source: 'x' })).toBe(true);
   });
 
   it.each(KEYS)('%s is not a directive a custom rule can be added to', (key) => {

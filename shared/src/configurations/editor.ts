@@ -86,6 +86,20 @@ export function suggestionTarget(
   return { directive, inherit };
 }
 
+/**
+ * Whether a suggestion can go into the saved maps at all: a report may name any directive, and one named
+ * like what every object inherits (`constructor`) is refused by the API, so it is neither accepted nor ignored.
+ */
+export function isSuggestionSavable(
+  composed: CspRules,
+  suggestion: { directive: string; source: string },
+): boolean {
+  return (
+    isSavableDirectiveName(suggestion.directive) &&
+    isSavableDirectiveName(suggestionTarget(composed, suggestion.directive).directive)
+  );
+}
+
 /** Spec: accepted means added to the custom rules and removed from the ignored list. */
 export function acceptSuggestion(
   state: SuggestionState,

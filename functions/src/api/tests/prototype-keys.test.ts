@@ -10,6 +10,7 @@ import type { LocalServer } from '../../local/server';
 import { claimAnalysis, completeAnalysis, createAnalysis } from '../../store/analyses';
 import { configurationKey } from '../../store/keys';
 import { updateFields } from '../../store/update-fields';
+import { updateUserFields } from '../../store/users';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 import type { HttpClient, TestResponse } from '../../testing/http-client';
 import { until } from '../../testing/reports';
@@ -267,6 +268,25 @@ describe('prototype keys in the other bodies', () => {
     expect(me.firstName).toBe('Ada');
     expectPrototypeUnchanged();
   });
+  it('the admin role change: a role given only under a prototype key is no role', async () => {
+    const admin = await registeredClient(server.url);
+    await updateUserFields(server.deps.db, admin.user.id, { role: 'admin' });
+    const { user } = await registeredClient(server.url);
+    for (const key of KEYS) {
+      const path = `/api/admin/users/${user.id}`;
+      const junk = entry(key, { role: 'admin' });
+      const missing = await send(admin.client, 'PUT', path, junk);
+      expect(await expectClear400(missing, key)).toBe("role must be 'user' or 'admin'");
+      const res = await send(admin.client, 'PUT', path, { role: 'user', ...junk });
+      expect(res.status, key).toBe(200);
+      expect((await res.json()).role, key).toBe('user');
+      for (const list of ['users', 'domains', 'analyses']) {
+        const page = await admin.client.get(`/api/admin/${list}?cursor=${encodeURIComponent(key)}`);
+        expectNo5xx(page, `${list} cursor ${key}`);
+      }
+    }
+    expectPrototypeUnchanged();
+  });
 });
 
 describe('prototype keys in violation reports', () => {
@@ -361,7 +381,8 @@ describe('prototype keys in violation reports', () => {
     expect(suggestions.status).toBe(200);
 
     // The suggestions' directives go into the configuration maps only as CSP directives: a clear 400.
-    const ignored = (await suggestions.json()).suggestions.filter((s: { directive: string }) =>
+    const all = (await suggestions.json()).suggestions;
+    const ignored = all.filter((s: { directive: string }) =>
       (KEYS as readonly string[]).includes(s.directive),
     );
     for (const s of ignored as { directive: string; source: string }[]) {
