@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
+import { TEAM_LIMITS } from '@csp/shared/schemas/team';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../../local/server';
 import { claimAnalysis, completeAnalysis, createAnalysis } from '../../store/analyses';
@@ -35,6 +36,8 @@ function expectPrototypeUnchanged() {
 
 /** `{ [key]: value }` as its own property even for `__proto__` (a literal would set the prototype). */
 const entry = (key: string, value: unknown) => Object.fromEntries([[key, value]]);
+
+const slug = () => `team-${randomBytes(4).toString('hex')}`;
 
 /** The classic pollution payload and a well-formed list of sources. */
 const VALUES = [{ polluted: ['yes'], reportOnlyPolicy: true, includeNonce: true }, ["'self'"]] as const;
@@ -239,7 +242,7 @@ describe('prototype keys in the other bodies', () => {
         ],
         ['domain patch', await send(client, 'PATCH', `/api/domains/${domain.id}`, { name: 'Shop', ...junk })],
         ['profile', await send(client, 'PATCH', '/api/user/profile', { firstName: 'Ada', ...junk })],
-        ['team', await send(client, 'POST', '/api/teams', { name: `Team ${key}`, ...junk })],
+        ['team', await send(client, 'POST', '/api/teams', { name: `Team ${key}`, slug: slug(), ...junk })],
         ['achievement seen', await client.post(`/api/achievements/${encodeURIComponent(key)}/seen`)],
         ['domain by key', await client.get(`/api/domains/${encodeURIComponent(key)}`)],
         [
@@ -253,15 +256,28 @@ describe('prototype keys in the other bodies', () => {
       ];
       for (const [what, res] of answers) expectNo5xx(res, `${what} ${key}`);
       const team = answers.find(([w]) => w === 'team')![1];
-      if (team.status === 201) {
-        const t = await team.json();
-        const inv = await send(client, 'POST', `/api/teams/${t.id}/invitations`, {
-          email: 'friend@example.test',
-          ...junk,
-        });
-        expectNo5xx(inv, `invitation ${key}`);
-        expect((await client.delete(`/api/teams/${t.id}`)).status).toBeLessThan(500);
-      }
+      expect(team.status, `team ${key}`).toBe(201);
+      const t = await team.json();
+      expect(t.name).toBe(`Team ${key}`);
+      const inv = await send(client, 'POST', `/api/teams/${t.id}/invitations`, {
+        email: 'friend@example.test',
+        ...junk,
+      });
+      expect(inv.status, `invitation ${key}`).toBe(201);
+      expect((await inv.json()).role, `invitation ${key}`).toBe('member');
+      expect((await client.delete(`/api/teams/${t.id}`)).status).toBe(200);
+    }
+    // A number given as an object whose own toString/valueOf is not a function: not a number, the default.
+    for (const key of ['toString', 'valueOf', '__proto__', 'constructor']) {
+      const res = await send(client, 'POST', '/api/teams', {
+        name: `Sized ${key}`,
+        slug: slug(),
+        maxMembers: entry(key, 12),
+      });
+      expect(res.status, `maxMembers ${key}`).toBe(201);
+      const t = await res.json();
+      expect(t.maxMembers, key).toBe(TEAM_LIMITS.membersDefault);
+      expect((await client.delete(`/api/teams/${t.id}`)).status).toBe(200);
     }
     const me = await (await client.get('/api/user')).json();
     expect(me.role).not.toBe('admin');
@@ -359,7 +375,11 @@ describe('prototype keys in violation reports', () => {
         expectNo5xx(res, 'report list');
         return res.json();
       },
-      (l) => l.total >= accepted,
+      // Totals, group counts and raw reports are separate items: wait for all three.
+      (l) =>
+        l.total >= accepted &&
+        l.reports.length >= accepted &&
+        KEYS.every((k) => l.counts.some((g: { directive: string }) => g.directive === k.toLowerCase())),
       20_000,
     );
     expect(list.total).toBe(accepted);
