@@ -194,7 +194,9 @@ describe('prototype keys in configuration maps', () => {
     expect(stored.customRules).toEqual(odd);
     expect(stored.ignoredSuggestions).toEqual(odd);
     for (const format of ['apache', 'nginx', 'iis', 'header']) {
-      const res = await client.get(`/api/csp-configurations/${c.id}/export?format=${format}`);
+      // Query keys too: the keys are not read, the format is.
+      const junk = KEYS.map((k) => `${encodeURIComponent(k)}=nginx`).join('&');
+      const res = await client.get(`/api/csp-configurations/${c.id}/export?${junk}&format=${format}`);
       expect(res.status, format).toBe(200);
       expect(await res.text(), format).toContain('prototype https://odd.example');
     }
@@ -221,6 +223,12 @@ describe('prototype keys in the other bodies', () => {
         crawlDelay: 1500,
         userAgent: '',
       });
+      // A number given as an object whose own toString is not a function: a clear 400.
+      const numberLike = await send(client, 'POST', '/api/csp-analyses', {
+        domainId: domain.id,
+        crawlRequest: { maxPages: entry(key, 5) },
+      });
+      expect(await expectClear400(numberLike, `maxPages ${key}`)).toBe('maxPages must be a number');
       const direct = await send(client, 'POST', '/api/csp/analyze', {
         url: 'https://shop.example/',
         ...entry(key, { maxPages: 999 }),
@@ -394,9 +402,14 @@ describe('prototype keys in violation reports', () => {
       expect(stored.some((r) => r.violatedDirective === `${key} 'self'`)).toBe(true);
     }
     const proto = stored.find((r) => r.violatedDirective === '__proto__')!;
-    expectNo5xx(await client.delete(`/api/uri-reports/${proto.id}`), 'delete a __proto__ report');
+    expect((await client.delete(`/api/uri-reports/${proto.id}`)).status).toBe(200);
 
-    const suggestions = await client.get(`/api/domains/${domain.id}/report-suggestions`);
+    const junkQuery = KEYS.map((k) => `${encodeURIComponent(k)}=1`).join('&');
+    const withJunk = await client.get(`/api/domains/${domain.id}/uri-reports?${junkQuery}`);
+    expect(withJunk.status).toBe(200);
+    // The __proto__ report deleted above is no longer counted.
+    expect((await withJunk.json()).total).toBe(accepted - 1);
+    const suggestions = await client.get(`/api/domains/${domain.id}/report-suggestions?${junkQuery}`);
     expectNo5xx(suggestions, 'suggestions');
     expect(suggestions.status).toBe(200);
 
