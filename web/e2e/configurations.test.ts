@@ -211,6 +211,41 @@ describe('CSP rules generator panel', () => {
     ).toBe('');
   });
 
+  it('reports naming constructor, __proto__ and the like as directives: shown, never offered for a policy', async () => {
+    const res = await client.post('/api/domains', { name: 'Odd', url: 'https://www.example.com/' });
+    const domain = (await res.json()) as Domain;
+    await seedCompleted(server.deps.db, { userId: user.id, domainId: domain.id, url: domain.url });
+    const keys = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty'];
+    await sendReports(
+      domain,
+      keys.map((k) => [k, `https://${k.toLowerCase().replaceAll('_', 'x')}.example/a.js`, '']),
+    );
+
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="rules-generator"] [data-testid="composed-policy"]');
+    await page.click('[data-testid="include-uri-reports"]');
+    const row = (directive: string) => `[data-testid="config-suggestion"][data-directive="${directive}"]`;
+    for (const k of ['constructor', '__proto__', 'prototype']) {
+      await page.waitForSelector(`${row(k)} [data-testid="suggestion-not-savable"]`);
+      expect(await page.$$(`${row(k)} button`), k).toHaveLength(0);
+    }
+    // Lower-cased as reports group them, the others are ordinary (custom) names a policy can hold.
+    await page.click(`${row('tostring')} [data-action="ignore"]`);
+    await page.waitForSelector(`${row('tostring')}[data-status="ignored"]`);
+    await page.click(`${row('hasownproperty')} [data-action="accept"]`);
+    await page.waitForSelector(`${row('hasownproperty')}[data-status="accepted"]`);
+    await waitForHeader('hasownproperty https://hasownproperty.example');
+
+    await page.type('[data-testid="configuration-name"]', 'Odd names');
+    await page.click('[data-testid="configuration-save"]');
+    await waitForToast(page, 'Configuration saved successfully');
+    const [saved] = await listConfigurations(domain.id);
+    expect(saved).toMatchObject({
+      customRules: { hasownproperty: ['https://hasownproperty.example'] },
+      ignoredSuggestions: { tostring: ['https://tostring.example'] },
+    });
+  });
+
   it('switches report-only and discovery, and downloads for each server the file the export API serves', async () => {
     const res = await client.post('/api/domains', { name: 'Blog', url: 'https://blog.example.com/' });
     const domain = (await res.json()) as Domain;

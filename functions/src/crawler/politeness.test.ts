@@ -22,4 +22,18 @@ describe('HostScheduler', () => {
     scheduler.reserve('a');
     expect(scheduler.readyIn('a')).toBe(0);
   });
+
+  it.each(['constructor', '__proto__', 'toString'])('schedules a host named %s like any other', (host) => {
+    let now = 1_000;
+    const scheduler = new HostScheduler(500, {}, () => now);
+    expect(scheduler.readyIn(host)).toBe(0);
+    scheduler.reserve(host);
+    expect(scheduler.readyIn(host)).toBe(500);
+    // Through the crawl state's JSON and back.
+    const state = JSON.parse(JSON.stringify(scheduler.snapshot()));
+    expect(Object.keys(state)).toEqual([host]);
+    now += 200;
+    expect(new HostScheduler(500, state, () => now).readyIn(host)).toBe(300);
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+  });
 });

@@ -3,20 +3,25 @@
 // continuation in another invocation (it is part of the crawl state).
 
 export class HostScheduler {
+  /** A Map: hosts come from the crawled site's links, and a host may be named `constructor` or `__proto__`. */
+  private readonly nextAt: Map<string, number>;
+
   constructor(
     private readonly delayMs: number,
-    private readonly nextAt: Record<string, number> = {},
+    nextAt: Record<string, number> = {},
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.nextAt = new Map(Object.entries(nextAt));
+  }
 
   /** Milliseconds until `host` may be requested again (0 when it may now). */
   readyIn(host: string): number {
-    return Math.max(0, (this.nextAt[host] ?? 0) - this.now());
+    return Math.max(0, (this.nextAt.get(host) ?? 0) - this.now());
   }
 
   /** Takes the host's slot now: the next request to it waits `delayMs`. */
   reserve(host: string): void {
-    if (this.delayMs > 0) this.nextAt[host] = this.now() + this.delayMs;
+    if (this.delayMs > 0) this.nextAt.set(host, this.now() + this.delayMs);
   }
 
   /** Waits for the host's slot, then takes it. */
@@ -30,6 +35,7 @@ export class HostScheduler {
   snapshot(): Record<string, number> {
     const now = this.now();
     // Slots in the past say nothing any more; keep the state small.
-    return Object.fromEntries(Object.entries(this.nextAt).filter(([, at]) => at > now));
+    // Object.fromEntries defines each key, so a `__proto__` host stays a key of the snapshot.
+    return Object.fromEntries([...this.nextAt].filter(([, at]) => at > now));
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { auditPolicy } from '../csp/audit';
 import { configurationBodySchema } from '../schemas/configuration';
-import { composedAuditContext, composePolicy } from './compose';
+import { auditComposed, composedAuditContext, composePolicy, mergeRules } from './compose';
 
 const ENDPOINT = 'https://csp.example/api/uri-report?domain=0f0e';
 const NONCE = 'a'.repeat(64);
@@ -86,5 +86,49 @@ describe('composePolicy', () => {
     expect(p.rollout).toBe('report-only');
     const codes = auditPolicy(p.rules, composedAuditContext(p)).findings.map((f) => f.code);
     expect(codes).toContain('report-only');
+  });
+});
+
+describe('maps keyed by names every object inherits', () => {
+  // As JSON.parse gives them (stored or sent): `__proto__` is an own key there.
+  const base = JSON.parse(
+    `{"default-src": ["'self'"], "constructor": ["https://a.example"], "__proto__": ["https://b.example"]}`,
+  );
+  const custom = JSON.parse(
+    '{"constructor": ["https://c.example"], "__proto__": ["https://d.example"], "toString": ["e"], "hasOwnProperty": ["f"], "prototype": ["g"]}',
+  );
+
+  it('mergeRules merges them as directives like any other and sets no prototype', () => {
+    const merged = mergeRules(base, custom);
+    expect(Object.getPrototypeOf(merged)).toBeNull();
+    expect(JSON.parse(JSON.stringify(merged))).toEqual(
+      JSON.parse(
+        `{"default-src": ["'self'"], "constructor": ["https://a.example", "https://c.example"], "__proto__": ["https://b.example", "https://d.example"], "toString": ["e"], "hasOwnProperty": ["f"], "prototype": ["g"]}`,
+      ),
+    );
+    expect(mergeRules({}, {})).toEqual({});
+    expect(Object.keys(mergeRules({}, {}))).toEqual([]);
+  });
+
+  it('composePolicy and its audit take them, with a nonce and the report endpoint', () => {
+    const p = composePolicy(
+      {
+        cspRules: base,
+        customRules: custom,
+        includeReportUri: true,
+        reportOnlyMode: false,
+        serverType: 'apache',
+        metadata: { nonce: NONCE, includeNonce: true, reportOnlyPolicy: false },
+      },
+      ENDPOINT,
+    );
+    expect(Object.keys(p.rules)).toEqual(
+      expect.arrayContaining(['constructor', '__proto__', 'prototype', 'script-src', 'report-uri']),
+    );
+    expect(Object.hasOwn(p.rules, '__proto__')).toBe(true);
+    expect(p.rules['script-src']).toContain(`'nonce-${NONCE}'`);
+    expect(auditComposed(p).grade).toMatch(/^[A-F]\+?$/);
+    expect(({} as Record<string, unknown>)[0]).toBeUndefined();
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
   });
 });

@@ -6,6 +6,7 @@ import type { AuditContext } from '../csp/checks/check';
 import { NONE, SELF, sortSources } from '../csp/directives';
 import { applyNonce } from '../csp/nonce';
 import { CSP_HEADER, CSP_REPORT_ONLY_HEADER, type ExportOptions, REPORTING_GROUP } from '../csp/serialize';
+import { dictionary, ownValue } from '../maps/dictionary';
 import type { CspRules } from '../schemas/analysis';
 import type { ConfigurationBody } from '../schemas/configuration';
 
@@ -38,12 +39,15 @@ export const ROLLOUT_HINTS: Record<ComposedPolicy['rollout'], string> = {
 
 const REPORTING_DIRECTIVES = new Set(['report-uri', 'report-to']);
 
-/** base ∪ custom per directive, sorted; 'none' dropped from a list that gained sources. */
+/**
+ * base ∪ custom per directive, sorted; 'none' dropped from a list that gained sources. Directive names are
+ * whatever was stored, so the result is a dictionary (no inherited `constructor` to merge into).
+ */
 export function mergeRules(base: CspRules, custom: CspRules): CspRules {
-  const out: CspRules = {};
+  const out = dictionary<string[]>();
   for (const [directive, sources] of Object.entries(base)) out[directive] = [...sources];
   for (const [directive, sources] of Object.entries(custom)) {
-    out[directive] = [...(out[directive] ?? []), ...sources];
+    out[directive] = [...(ownValue(out, directive) ?? []), ...sources];
   }
   for (const [directive, sources] of Object.entries(out)) {
     const sorted = sortSources(sources);
@@ -64,7 +68,7 @@ export function composePolicy(config: ComposeInput, reportEndpoint: string | nul
   if (config.reportOnlyMode) {
     rules = { 'default-src': [SELF] };
   } else {
-    const base: CspRules = {};
+    const base = dictionary<string[]>();
     for (const [d, sources] of Object.entries(config.cspRules))
       if (!REPORTING_DIRECTIVES.has(d)) base[d] = sources;
     rules = mergeRules(base, config.customRules);

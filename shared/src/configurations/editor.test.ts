@@ -3,6 +3,7 @@ import {
   acceptSuggestion,
   addCustomRule,
   ignoreSuggestion,
+  isSuggestionSavable,
   normalizeSource,
   removeCustomRule,
   suggestionStatus,
@@ -79,6 +80,47 @@ describe('suggestions (spec section 4): open, accepted or ignored', () => {
     );
     expect(state.customRules).toEqual({
       'font-src': ["'self'", 'https://a.example', 'https://fonts.gstatic.com'],
+    });
+  });
+});
+
+describe('directives named like what every object inherits (a report can name any)', () => {
+  const KEYS = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty'] as const;
+  const composed = { 'default-src': ["'self'"], 'script-src': ["'self'"] };
+
+  it.each(KEYS)('%s: open, ignored, accepted and un-ignored as its own key', (key) => {
+    const s = { directive: key, source: 'https://x.example' };
+    const empty = { customRules: {}, ignoredSuggestions: {} };
+    expect(suggestionStatus(empty, composed, s)).toBe('open');
+    const ignored = ignoreSuggestion(empty, s);
+    expect(Object.hasOwn(ignored.ignoredSuggestions, key)).toBe(true);
+    expect(Object.getPrototypeOf(ignored.ignoredSuggestions)).toBeNull();
+    expect(suggestionStatus(ignored, composed, s)).toBe('ignored');
+    // Into the directive as reports group it (lower-cased, as browsers write directives).
+    const target = key.toLowerCase();
+    const accepted = acceptSuggestion(ignored, composed, s);
+    expect(JSON.parse(JSON.stringify(accepted))).toEqual(
+      JSON.parse(`{"customRules": {"${target}": ["https://x.example"]}, "ignoredSuggestions": {}}`),
+    );
+    expect(suggestionStatus(accepted, composed, s)).toBe('accepted');
+    expect(Object.keys(removeCustomRule(accepted.customRules, target, 'https://x.example'))).toEqual([]);
+    expect(unignoreSuggestion(ignored, s).ignoredSuggestions).toEqual({});
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+  });
+
+  it.each(KEYS)('%s: a suggestion the API would refuse to save is not savable', (key) => {
+    expect(isSuggestionSavable(composed, { directive: key, source: 'https://x.example' })).toBe(false);
+    // As reports group them (lower-cased), the camel-case ones are ordinary custom names.
+    const grouped = isSuggestionSavable(composed, { directive: key.toLowerCase(), source: 'x' });
+    expect(grouped).toBe(key === 'toString' || key === 'hasOwnProperty');
+    expect(isSuggestionSavable(composed, { directive: 'script-src-elem', source: 'x' })).toBe(true);
+  });
+
+  it.each(KEYS)('%s is not a directive a custom rule can be added to', (key) => {
+    expect(addCustomRule({}, key, 'https://x.example')).toEqual({
+      customRules: {},
+      added: null,
+      error: 'Choose a directive',
     });
   });
 });

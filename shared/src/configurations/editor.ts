@@ -1,9 +1,10 @@
 // The configuration editor's rules as pure functions (spec sections 4 and 5): adding a custom rule
 // (trimmed, ignored if empty, not duplicated) and taking, ignoring or un-ignoring a report suggestion.
 import { isDirective, KEYWORDS } from '../csp/directives';
+import { dictionary, ownValue } from '../maps/dictionary';
 import { targetDirective } from '../reports/suggestions';
 import type { CspRules } from '../schemas/analysis';
-import { cspSourceSchema } from '../schemas/configuration';
+import { cspSourceSchema, isSavableDirectiveName } from '../schemas/configuration';
 
 const KEYWORD_NAMES = new Map<string, string>(KEYWORDS.map((k) => [k.slice(1, -1), k]));
 
@@ -25,17 +26,21 @@ export function normalizeSource(input: string): { source: string } | { error: st
   return { source: quotedKeyword ? trimmed.toLowerCase() : trimmed };
 }
 
+// Directives here come from reports too (a browser, or anyone, names them): read by own key and written
+// into dictionaries, so `constructor` is an absent directive and `__proto__` a key, not a prototype.
 function withSource(rules: CspRules, directive: string, source: string): CspRules {
-  const current = rules[directive] ?? [];
+  const current = ownValue(rules, directive) ?? [];
   if (current.includes(source)) return rules;
-  return { ...rules, [directive]: [...current, source] };
+  const out = dictionary(rules);
+  out[directive] = [...current, source];
+  return out;
 }
 
 function withoutSource(rules: CspRules, directive: string, source: string): CspRules {
-  const current = rules[directive];
+  const current = ownValue(rules, directive);
   if (!current?.includes(source)) return rules;
   const kept = current.filter((s) => s !== source);
-  const out = { ...rules };
+  const out = dictionary(rules);
   if (kept.length) out[directive] = kept;
   else delete out[directive];
   return out;
@@ -45,7 +50,7 @@ export type AddRuleResult = { customRules: CspRules; added: string | null; error
 
 /** Spec: trimmed, ignored if empty, not duplicated. */
 export function addCustomRule(customRules: CspRules, directive: string, input: string): AddRuleResult {
-  if (!/^[a-z][a-z0-9-]{0,63}$/.test(directive)) {
+  if (!isSavableDirectiveName(directive)) {
     return { customRules, added: null, error: 'Choose a directive' };
   }
   const normalized = normalizeSource(input);
@@ -75,8 +80,24 @@ export function suggestionTarget(
 ): { directive: string; inherit: string[] } {
   const directive = targetDirective(reported, composed);
   const inherit =
-    composed[directive] === undefined && isDirective(directive) ? (composed['default-src'] ?? []) : [];
+    ownValue(composed, directive) === undefined && isDirective(directive)
+      ? (composed['default-src'] ?? [])
+      : [];
   return { directive, inherit };
+}
+
+/**
+ * Whether a suggestion can go into the saved maps at all: a report may name any directive, and one named
+ * like what every object inherits (`constructor`) is refused by the API, so it is neither accepted nor ignored.
+ */
+export function isSuggestionSavable(
+  composed: CspRules,
+  suggestion: { directive: string; source: string },
+): boolean {
+  return (
+    isSavableDirectiveName(suggestion.directive) &&
+    isSavableDirectiveName(suggestionTarget(composed, suggestion.directive).directive)
+  );
 }
 
 /** Spec: accepted means added to the custom rules and removed from the ignored list. */
@@ -115,7 +136,7 @@ export function suggestionStatus(
   composed: CspRules,
   s: { directive: string; source: string },
 ): 'accepted' | 'ignored' | 'open' {
-  if (state.ignoredSuggestions[s.directive]?.includes(s.source)) return 'ignored';
+  if (ownValue(state.ignoredSuggestions, s.directive)?.includes(s.source)) return 'ignored';
   const { directive } = suggestionTarget(composed, s.directive);
-  return state.customRules[directive]?.includes(s.source) ? 'accepted' : 'open';
+  return ownValue(state.customRules, directive)?.includes(s.source) ? 'accepted' : 'open';
 }

@@ -3,6 +3,7 @@
 // grade all read. Check sets are plain arrays, as in google/csp-evaluator.
 import { CspParser } from 'csp_evaluator/dist/parser.js';
 import * as z from 'zod';
+import { dictionary } from '../maps/dictionary';
 import type { CspRules } from '../schemas/analysis';
 import { broadSourcesCheck } from './checks/broad-sources';
 import { type AuditContext, auditContextSchema, type PolicyCheck, parsePolicy } from './checks/check';
@@ -78,7 +79,8 @@ export function issueSources(audit: Pick<PolicyAudit, 'findings'>, directive: st
 
 /** A header value as rules (csp_evaluator's parser: directive names lower-cased, sources as written). */
 export function rulesOfHeader(value: string): CspRules {
-  const rules: CspRules = {};
+  // A header's directive names are its author's: a dictionary, so `__proto__` stays a key.
+  const rules = dictionary<string[]>();
   for (const [directive, sources] of Object.entries(new CspParser(value).csp.directives)) {
     rules[directive] = sources ?? [];
   }

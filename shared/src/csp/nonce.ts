@@ -1,4 +1,5 @@
 // Nonces (spec section 9): 32 random bytes as 64 hex characters, added to script-src and style-src.
+import { dictionary } from '../maps/dictionary';
 import type { CspRules } from '../schemas/analysis';
 import { compareSources, isNonce, NONCE_VALUE_PATTERN, NONE, SELF } from './directives';
 
@@ -26,7 +27,7 @@ export function applyNonce(rules: CspRules, nonce: string): CspRules {
     throw new Error('nonce must be at least 16 base64 or hex characters');
   }
   const source = `'nonce-${nonce}'`;
-  const out: CspRules = { ...rules };
+  const out = dictionary(rules);
   for (const directive of NONCE_DIRECTIVES) {
     const existing = rules[directive] ?? [SELF];
     const kept = existing.filter((s) => s !== NONE && !isNonce(s));

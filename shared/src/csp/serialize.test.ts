@@ -252,3 +252,29 @@ describe('length warnings', () => {
     expect(exportMeta(long).warnings.some((w) => w.includes('CloudFront') || w.includes('502'))).toBe(false);
   });
 });
+
+describe('rules keyed by names every object inherits', () => {
+  // As JSON.parse gives them (a stored configuration): `__proto__` is an own key there.
+  const rules: CspRules = JSON.parse(
+    `{"default-src": ["'self'"], "constructor": ["https://a.example"], "__proto__": ["https://b.example"], "prototype": ["g"], "toString": ["t"], "frame-ancestors": ["'none'"]}`,
+  );
+
+  it('renders each as written or drops it with a warning, never reading an inherited value', () => {
+    const { value, warnings } = renderPolicy(rules);
+    expect(value).toBe(
+      "default-src 'self'; frame-ancestors 'none'; constructor https://a.example; prototype g; tostring t",
+    );
+    expect(warnings).toEqual(['Dropped directive "__proto__": not a valid directive name.']);
+    expect(renderPolicy({}).value).toBe('');
+  });
+
+  it('every export format takes them; the meta export keeps __proto__ as a key', () => {
+    for (const format of EXPORT_FORMATS) {
+      expect(exportPolicy(format, rules).content, format).toContain('constructor https://a.example');
+    }
+    const meta = exportMeta(rules);
+    expect(meta.content).toContain('constructor https://a.example');
+    expect(meta.warnings).toContain('Dropped directive "__proto__": not a valid directive name.');
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+  });
+});

@@ -2,6 +2,7 @@
 // configuration (Apache, Nginx, IIS), a <meta> tag and the plain policy. Rules may hold user-entered custom
 // sources, so every value is checked against the CSP grammar and escaped for the format it goes into.
 import * as z from 'zod';
+import { dictionary, ownValue } from '../maps/dictionary';
 import type { CspRules } from '../schemas/analysis';
 import { compareDirectives } from './directives';
 
@@ -99,7 +100,7 @@ export function renderPolicy(rules: CspRules): { value: string; warnings: string
     }
     const seen = new Set<string>();
     const sources: string[] = [];
-    for (const source of rules[directive] ?? []) {
+    for (const source of ownValue(rules, directive) ?? []) {
       if (!SOURCE_TOKEN.test(source)) {
         warnings.push(
           `Dropped source ${JSON.stringify(source)} from ${directive}: spaces, control characters, ';', ',', '"' and '\\' cannot appear in a source (percent-encode them in URLs).`,
@@ -295,7 +296,8 @@ export const META_IGNORED_DIRECTIVES = ['frame-ancestors', 'report-uri', 'report
 
 export function exportMeta(rules: CspRules, options: ExportOptions = {}): PolicyExport {
   const opts = exportOptionsSchema.parse(options);
-  const kept: CspRules = {};
+  // The rules' names are a user's: a dictionary, so `kept['__proto__'] = …` stores a key, not a prototype.
+  const kept = dictionary<string[]>();
   const warnings: string[] = [];
   for (const [directive, sources] of Object.entries(rules)) {
     if ((META_IGNORED_DIRECTIVES as readonly string[]).includes(directive)) {

@@ -135,6 +135,21 @@ describe('parseReports', () => {
   });
 });
 
+describe('prototype keys in a report', () => {
+  it.each(['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty'])(
+    '%s as blocked-uri stays that text; as a JSON key it is not read',
+    (key) => {
+      const body = JSON.parse(
+        `{"csp-report": {"document-uri": "https://www.example.com/", "violated-directive": "${key}", "blocked-uri": "${key}", "${key}": {"blocked-uri": "x"}}, "${key}": {}}`,
+      );
+      const [report] = parseReports(body, { receivedAt }).reports;
+      expect(report).toMatchObject({ blockedUri: key, violatedDirective: key });
+      expect(noiseReason(report!, 'example.com')).toBeNull();
+      expect(reportGroup(report!)).toEqual({ directive: key.toLowerCase(), source: key.toLowerCase() });
+    },
+  );
+});
+
 describe('noise and groups', () => {
   const base = {
     documentUri: 'https://shop.example.com/x',

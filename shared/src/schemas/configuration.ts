@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { policyAuditSchema } from '../csp/audit';
 import { NONCE_BYTES } from '../csp/nonce';
+import { firstInheritedKey, isInheritedName } from '../maps/dictionary';
 
 export const SERVER_TYPES = ['apache', 'nginx', 'iis'] as const;
 export const serverTypeSchema = z.enum(SERVER_TYPES, {
@@ -25,6 +26,11 @@ export const CONFIGURATION_LIMITS = {
 } as const;
 
 const DIRECTIVE_NAME = /^[a-z][a-z0-9-]{0,63}$/;
+
+/** A name a rules map may hold: the pattern below, and no name every object inherits (`constructor`). */
+export function isSavableDirectiveName(name: string): boolean {
+  return DIRECTIVE_NAME.test(name) && !isInheritedName(name);
+}
 /**
  * A source a header can carry: visible ASCII without `;` and `,` (they end a directive or a policy), `"`
  * and `\` (no valid source has them, and server configs would need them escaped). Spaces separate sources.
@@ -37,25 +43,41 @@ export const cspSourceSchema = z
   .max(CONFIGURATION_LIMITS.sourceMaxChars, 'A source is too long')
   .regex(SOURCE_TOKEN, 'A source cannot contain spaces, quotes ("), backslashes, commas or semicolons');
 
-/** directive → sources, with names and sources a header can carry. */
+/**
+ * directive → sources, with names and sources a header can carry. A name an object inherits (`constructor`,
+ * `__proto__`…) is never a directive: refused with a clear message rather than stored, where it would read
+ * as a function or set a prototype (see maps/dictionary.ts). zod's record drops an own `__proto__` key
+ * silently, so that one is looked for in the raw input first.
+ */
 export const ruleMap = (field: string) =>
-  z
-    .record(
-      z.string(),
-      z
-        .array(cspSourceSchema, { message: `${field}: each directive takes a list of sources` })
-        .max(CONFIGURATION_LIMITS.sourcesPerDirective, 'Too many sources in one directive'),
-      {
-        error: (issue) =>
-          issue.input === undefined
-            ? `${field} is required`
-            : `${field} must map directives to lists of sources`,
-      },
-    )
-    .refine((m) => Object.keys(m).every((k) => DIRECTIVE_NAME.test(k)), {
-      message: 'Directive names are lower-case letters, digits and hyphens',
-    })
-    .refine((m) => Object.keys(m).length <= CONFIGURATION_LIMITS.directives, 'Too many directives');
+  z.preprocess(
+    (input, ctx) => {
+      const inherited = firstInheritedKey(input);
+      if (inherited !== undefined) ctx.addIssue({ code: 'custom', message: notADirective(field, inherited) });
+      return input;
+    },
+    z
+      .record(
+        z.string(),
+        z
+          .array(cspSourceSchema, { message: `${field}: each directive takes a list of sources` })
+          .max(CONFIGURATION_LIMITS.sourcesPerDirective, 'Too many sources in one directive'),
+        {
+          error: (issue) =>
+            issue.input === undefined
+              ? `${field} is required`
+              : `${field} must map directives to lists of sources`,
+        },
+      )
+      .refine((m) => Object.keys(m).every((k) => DIRECTIVE_NAME.test(k)), {
+        message: 'Directive names are lower-case letters, digits and hyphens',
+      })
+      .refine((m) => Object.keys(m).length <= CONFIGURATION_LIMITS.directives, 'Too many directives'),
+  );
+
+function notADirective(field: string, name: string): string {
+  return `${field}: '${name}' is not a CSP directive`;
+}
 
 export const NONCE_PATTERN = new RegExp(`^[0-9a-f]{${NONCE_BYTES * 2}}$`);
 

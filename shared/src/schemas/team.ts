@@ -20,9 +20,13 @@ export const TEAM_LIMITS = {
 export const TEAM_ROLES = ['owner', 'member'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 
-/** Spec section 5: the field is bounded 2 to 50 and non-numeric input becomes 5. */
+/**
+ * Spec section 5: the field is bounded 2 to 50 and non-numeric input becomes 5. Only a number or a string
+ * is read: String() of a JSON object whose own `toString` is not a function throws.
+ */
 export function maxMembersOf(input: unknown): number {
-  const n = typeof input === 'number' ? input : Number.parseInt(String(input ?? ''), 10);
+  const n =
+    typeof input === 'number' ? input : typeof input === 'string' ? Number.parseInt(input, 10) : Number.NaN;
   if (!Number.isFinite(n)) return TEAM_LIMITS.membersDefault;
   return Math.min(TEAM_LIMITS.membersMax, Math.max(TEAM_LIMITS.membersMin, Math.trunc(n)));
 }

@@ -1,6 +1,7 @@
 // What every policy check is: a small function `(policy, context) => PolicyFinding[]`, as in Google's
 // csp_evaluator, over a policy parsed once into its written and its effective form.
 import * as z from 'zod';
+import { dictionary } from '../../maps/dictionary';
 import type { CspRules } from '../../schemas/analysis';
 import { ignoredSources } from '../directives';
 import { type PolicyFinding, policyFindingSchema } from '../finding';
@@ -34,8 +35,9 @@ export type PolicyCheck = (policy: ParsedPolicy, context: AuditContext) => Polic
 const KEYWORD_LIKE = /^'[a-z-]+'$/i;
 
 export function parsePolicy(rules: CspRules): ParsedPolicy {
-  const normalized: CspRules = {};
-  const effective: CspRules = {};
+  // Stored directive names may be anything a user saved: dictionaries, so none reads as an inherited name.
+  const normalized = dictionary<string[]>();
+  const effective = dictionary<string[]>();
   const ignored = new Map<string, Set<string>>();
   for (const [directive, written] of Object.entries(rules)) {
     // Keywords are case-insensitive ('SELF' is 'self'); nonce and hash values are not.

@@ -4,6 +4,7 @@
 import {
   acceptSuggestion,
   ignoreSuggestion,
+  isSuggestionSavable,
   type SuggestionState,
   suggestionStatus,
   unignoreSuggestion,
@@ -90,6 +91,7 @@ export function ReportSuggestionsEditor({
               key={`${s.directive} ${s.source} ${s.blocked} ${s.reason}`}
               suggestion={s}
               status={suggestionStatus(state, composed, s)}
+              savable={isSuggestionSavable(composed, s)}
               onAccept={() => onChange(acceptSuggestion(state, composed, s))}
               onIgnore={() => onChange(ignoreSuggestion(state, s))}
               onUnignore={() => onChange(unignoreSuggestion(state, s))}
@@ -104,12 +106,15 @@ export function ReportSuggestionsEditor({
 function SuggestionRow({
   suggestion: s,
   status,
+  savable,
   onAccept,
   onIgnore,
   onUnignore,
 }: {
   suggestion: ReportSuggestion;
   status: 'open' | 'accepted' | 'ignored';
+  /** False for a directive no configuration can hold (a report named it `constructor`): no buttons. */
+  savable: boolean;
   onAccept: () => void;
   onIgnore: () => void;
   onUnignore: () => void;
@@ -122,6 +127,7 @@ function SuggestionRow({
       data-class={s.class}
       data-status={status}
       data-blocked={s.blocked}
+      data-directive={s.directive}
     >
       <div className="flex min-w-0 flex-wrap items-center gap-2">
         <Badge variant={cls.badge}>{cls.label}</Badge>
@@ -135,7 +141,11 @@ function SuggestionRow({
       </div>
       <p className="text-xs text-muted-foreground">{s.reason}</p>
       <div className="flex flex-wrap items-center gap-2">
-        {status === 'accepted' ? (
+        {!savable ? (
+          <span className="text-xs text-muted-foreground" data-testid="suggestion-not-savable">
+            Not a CSP directive: nothing a policy can allow or ignore.
+          </span>
+        ) : status === 'accepted' ? (
           <Badge variant="success">
             <Check className="size-3" aria-hidden="true" /> Accepted
           </Badge>

@@ -1,4 +1,5 @@
 // A fixed icon per directive (spec "CSP rules generator panel": directive icons are fixed per directive).
+import { ownValue } from '@csp/shared/maps/dictionary';
 import {
   AppWindow,
   Box,
@@ -56,6 +57,7 @@ export const DIRECTIVE_ICONS: Record<string, LucideIcon> = {
   'report-to': Megaphone,
 };
 
+/** By own key: a saved directive may be named anything, and `constructor` is no icon. */
 export function directiveIcon(directive: string): LucideIcon {
-  return DIRECTIVE_ICONS[directive] ?? Settings2;
+  return ownValue(DIRECTIVE_ICONS, directive) ?? Settings2;
 }
