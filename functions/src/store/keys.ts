@@ -91,9 +91,10 @@ export const runSlotsKey = (userId: string) => ({ pk: `${P.runSlots}${userId}`, 
  * A user's crawl quota: the analyses waiting to crawl (one item: analysis id → entry expiry, epoch ms) and the
  * pages reserved per UTC day (one counter item per day).
  */
-export const waitingAnalysesKey = (userId: string) => ({ pk: `${P.crawlQuota}${userId}`, sk: 'WAITING' });
+export const crawlQuotaPartition = (userId: string) => `${P.crawlQuota}${userId}`;
+export const waitingAnalysesKey = (userId: string) => ({ pk: crawlQuotaPartition(userId), sk: 'WAITING' });
 export const dailyPagesKey = (userId: string, day: string) => ({
-  pk: `${P.crawlQuota}${userId}`,
+  pk: crawlQuotaPartition(userId),
   sk: `PAGES#${day}`,
 });
 

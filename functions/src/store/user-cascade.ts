@@ -1,13 +1,19 @@
 // Deleting a user with everything that is theirs (spec section 6: "which also deletes their domains and
 // analyses"): each domain with its analyses, configurations and reports; standalone analyses; sessions;
-// achievements, counters and run slots; used 2FA steps; then the user and its guards.
+// achievements, counters, run slots and crawl quota; used 2FA steps; then the user and its guards.
 // The team they own is deleted (its members' teamId becomes null); from a team they are in, they leave.
 // Done in that order so a failure half way can be retried and never leaves an item pointing at no user.
 import { deleteAnalysisCascade } from './analyses';
 import { batchDelete } from './batch';
 import type { Db } from './db';
 import { deleteDomainCascade, listUserDomains } from './domains';
-import { achievementsPartition, runSlotsKey, totpStepsPartition, userAnalysesPartition } from './keys';
+import {
+  achievementsPartition,
+  crawlQuotaPartition,
+  runSlotsKey,
+  totpStepsPartition,
+  userAnalysesPartition,
+} from './keys';
 import { queryPartition, queryTable } from './query';
 import { deleteUserSessions } from './sessions';
 import { deleteTeam, getTeam, removeMember } from './teams';
@@ -29,6 +35,7 @@ export async function deleteUserCascade(db: Db, user: UserRecord): Promise<void>
   await deleteUserSessions(db, user.id);
   await batchDelete(db, await queryTable(db, totpStepsPartition(user.id)));
   await batchDelete(db, [...(await queryTable(db, achievementsPartition(user.id))), runSlotsKey(user.id)]);
+  await batchDelete(db, await queryTable(db, crawlQuotaPartition(user.id)));
   // The user item last, with its guards.
   await deleteUserRecord(db, user);
 }
