@@ -20,6 +20,21 @@ export const WAITING_LIMIT_MESSAGE = `You already have ${MAX_WAITING_ANALYSES} a
 const WAITING_ENTRY_MS = 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Runs a single-item write again when it met a start's transaction on the same item (DynamoDB refuses a
+ * write to an item a transaction is changing with TransactionConflictException).
+ */
+async function retryOnConflict<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if ((err as { name?: string }).name !== 'TransactionConflictException' || attempt >= 8) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+    }
+  }
+}
+
 /** The UTC day a reservation is counted on (YYYY-MM-DD). */
 export const budgetDay = (now = Date.now()) => new Date(now).toISOString().slice(0, 10);
 /** When the budget of `now`'s day starts again: the next 00:00 UTC. */
@@ -30,13 +45,15 @@ export const budgetResetsAt = (now = Date.now()) => new Date((Math.floor(now / D
  * exist, so the transaction that adds an entry needs it there first. Idempotent.
  */
 export async function ensureWaitingItem(db: Db, userId: string, now = Date.now()): Promise<void> {
-  await db.doc.send(
-    new UpdateCommand({
-      TableName: db.table,
-      Key: waitingAnalysesKey(userId),
-      UpdateExpression: 'SET waiting = if_not_exists(waiting, :empty), expiresAt = :ttl',
-      ExpressionAttributeValues: { ':empty': {}, ':ttl': epochSeconds(now + WAITING_ENTRY_MS) + 3600 },
-    }),
+  await retryOnConflict(() =>
+    db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: waitingAnalysesKey(userId),
+        UpdateExpression: 'SET waiting = if_not_exists(waiting, :empty), expiresAt = :ttl',
+        ExpressionAttributeValues: { ':empty': {}, ':ttl': epochSeconds(now + WAITING_ENTRY_MS) + 3600 },
+      }),
+    ),
   );
 }
 
