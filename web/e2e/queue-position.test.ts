@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { dismissAchievementOverlay, type PageGuard, visibleText } from './harness';
+import { dismissAchievementOverlay, type PageGuard, visibleText, waitForToast } from './harness';
 import { closeSignedInBrowser, type SignedInBrowser, startSignedInBrowser } from './signed-in-browser';
 
 let server: SignedInBrowser['server'];
@@ -76,3 +76,22 @@ it('shows each waiting analysis as queued with its position, on the dashboard an
   const one = await (await client.get(`/api/csp/analyze/${ids[1]}`)).json();
   expect(one.analysis.queuePosition).toBe(2);
 }, 180_000);
+
+it('says why a start is refused once 20 analyses wait', async () => {
+  const domain = await (
+    await client.post('/api/domains', { name: 'Busy', url: 'https://busy.example.com', isActive: true })
+  ).json();
+  // The first test left 3 waiting; 17 more reach the limit.
+  for (let i = 0; i < 17; i++) {
+    expect(
+      (await client.post('/api/csp/analyze', { url: 'https://busy.example.com/', maxPages: 1 })).status,
+    ).toBe(201);
+  }
+  guard.allowFailedRequest('/api/csp-analyses', 429);
+  await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+  const quickStart = await page.waitForSelector('xpath/.//button[normalize-space()="Quick Start Analysis"]');
+  await quickStart!.click();
+  const toast = await waitForToast(page, 'Error');
+  expect(toast.text).toContain('You already have 20 analyses waiting; wait for some to finish');
+  await shot('queue-refused-desktop');
+}, 120_000);
