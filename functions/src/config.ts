@@ -1,4 +1,5 @@
 // Every setting of the functions, read from the environment in one place. Defaults serve `npm start`.
+import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import * as z from 'zod';
 
 const bool = z
@@ -47,6 +48,15 @@ const envSchema = z.object({
   API_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   API_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   CRAWL_QUEUE_URL: z.string().optional(),
+  /**
+   * Pages one user's analyses may crawl per UTC day (each start reserves its maxPages; what a crawl did not
+   * use is given back when it ends). Protects the shared crawler and the crawled sites from one tenant.
+   */
+  CRAWL_DAILY_PAGES: z.coerce
+    .number()
+    .int()
+    .min(CRAWL_LIMITS.dailyPagesPerUser.min)
+    .default(CRAWL_LIMITS.dailyPagesPerUser.default),
   /** The report queue (SQS) the ingest handler sends to; locally a file queue under DATA_DIR. */
   REPORT_QUEUE_URL: z.string().optional(),
   /**

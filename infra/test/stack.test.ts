@@ -240,13 +240,15 @@ describe('CspGeneratorStack with every handler present', () => {
     }
   });
 
-  it('confines the crawler to analyses, run slots and achievements (LeadingKeys), with no secret and no index', () => {
+  it('confines the crawler to analyses, run slots, crawl quota and achievements (LeadingKeys), with no secret and no index', () => {
     const statements = statementsOf('crawler');
     const dynamo = statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')));
     expect(dynamo.length).toBeGreaterThan(0);
     for (const st of dynamo) {
       expect(st.Condition).toEqual({
-        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ANALYSIS#*', 'RUNSLOTS#*', 'ACHIEVE#*'] },
+        'ForAllValues:StringLike': {
+          'dynamodb:LeadingKeys': ['ANALYSIS#*', 'RUNSLOTS#*', 'CRAWLQUOTA#*', 'ACHIEVE#*'],
+        },
       });
       expect(JSON.stringify(st.Resource)).not.toContain('/index/');
     }

@@ -39,6 +39,7 @@ import { acquireRunSlot, releaseRunSlot } from '../store/run-slots';
 import { firstCrawlError, incompleteLine, summarizeCapture } from './capture-summary';
 import { checkpointKey, crawlArtifact, type RunCrawlOptions, runCrawl } from './crawl';
 import { phaseProgress } from './progress';
+import { queuedRecheckSeconds, wakeNextWaiting } from './queued-wait';
 import { refineArtifact } from './refine';
 import { type CrawlState, parseCrawlState } from './state';
 import { verifyPolicy } from './verify';
@@ -56,7 +57,7 @@ export interface AnalysisRunDeps {
     RunCrawlOptions,
     'settle' | 'checkAddress' | 'concurrency' | 'pageReserveMs' | 'interactionBudgetMs' | 'rerender'
   >;
-  /** Seconds a queued analysis waits before its run looks for a free slot again. */
+  /** Seconds a queued analysis first waits before its run looks for a free slot again (then longer). */
   queuedRecheckSeconds?: number;
 }
 
@@ -64,7 +65,7 @@ export interface AnalysisRunDeps {
 export const FINISH_RESERVE_MS = 150_000;
 /** A lease outlives the run by this much, so a crashed run is taken over soon after. */
 const LEASE_MARGIN_MS = 60_000;
-const QUEUED_RECHECK_SECONDS = 20;
+const QUEUED_RECHECK_SECONDS = 30;
 
 export async function runAnalysis(
   deps: AnalysisRunDeps,
@@ -82,22 +83,27 @@ export async function runAnalysis(
   }
   const slot = { userId: analysis.userId, analysisId };
   if (!(await acquireRunSlot(db, { ...slot, leaseUntil: Date.now() + leaseFor() }))) {
-    // The user's other analyses hold every slot: wait, shown as queued, and look again later.
-    const wait = deps.queuedRecheckSeconds ?? QUEUED_RECHECK_SECONDS;
+    // The user's other analyses hold every slot: wait, shown as queued, and look again later (or sooner,
+    // woken by the run that frees a slot).
+    const wait = queuedRecheckSeconds(deps.queuedRecheckSeconds ?? QUEUED_RECHECK_SECONDS, analysis.runs);
     if (await queueAnalysis(db, analysisId, runId, Date.now() + wait * 1000 + LEASE_MARGIN_MS)) {
-      await deps.queue.send({ analysisId }, wait);
+      await deps.queue.send({ analysisId }, { group: analysis.userId, delaySeconds: wait });
       log.info('analysis queued: the user has no free run slot', { waitSeconds: wait });
     }
     return;
   }
   try {
     const finished = await crawlAndFinish(deps, analysis, runId, runDeadline, leaseFor, log);
-    if (finished) await releaseRunSlot(db, slot);
+    if (finished) {
+      await releaseRunSlot(db, slot);
+      await wakeNextWaiting(db, deps.queue, analysis.userId, log);
+    }
   } catch (err) {
     const message = errorFields(err).error;
     log.error('crawl run failed; the message will be delivered again', errorFields(err));
     await releaseAnalysis(db, analysisId, runId, message).catch(() => {});
     await releaseRunSlot(db, slot).catch(() => {});
+    await wakeNextWaiting(db, deps.queue, analysis.userId, log);
     throw err;
   }
 }
@@ -143,7 +149,7 @@ async function crawlAndFinish(
     await deps.blobs.put(key, JSON.stringify(result.state), 'application/json');
     if (!(await releaseAnalysis(db, analysis.id, runId))) return false;
     const delaySeconds = Math.ceil((result.resumeAfterMs ?? 0) / 1000);
-    await deps.queue.send({ analysisId: analysis.id }, delaySeconds);
+    await deps.queue.send({ analysisId: analysis.id }, { group: analysis.userId, delaySeconds });
     log.info('crawl continues in a new run', { pagesDone: result.state.pagesDone, delaySeconds });
     return false;
   }

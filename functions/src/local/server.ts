@@ -92,7 +92,7 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
       config,
       secrets,
       logger,
-      queue: { send: (m, d) => queueRef.current!.send(m, d) },
+      queue: { send: (m, o) => queueRef.current!.send(m, o) },
     };
     const notWired: SqsHandler = async () => {
       throw new Error('No crawl handler is wired into this server');

@@ -1,8 +1,18 @@
-// The queue interfaces both apps send through: the crawl queue (one message per analysis, optionally
-// delayed) and the report queue (accepted reports, sent before the request is answered).
+// The queue interfaces both apps send through: the crawl queue (one message per analysis, in its user's
+// group, optionally delayed) and the report queue (accepted reports, sent before the request is answered).
+
+export interface SendOptions {
+  /**
+   * The tenant the message belongs to (the analysis' user id). SQS fair queues (a standard queue whose
+   * messages carry a MessageGroupId) keep a tenant with a backlog from delaying the others; the local queue
+   * delivers round-robin by group.
+   */
+  group: string;
+  delaySeconds?: number;
+}
 
 export interface MessageQueue<M extends object = object> {
-  send(message: M, delaySeconds?: number): Promise<void>;
+  send(message: M, options: SendOptions): Promise<void>;
 }
 
 /** Resolves only once every message is stored durably (SQS, or the local queue's file). */

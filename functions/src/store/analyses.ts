@@ -1,7 +1,8 @@
 // Analyses (csp_analyses): created pending by the API, then owned by one crawler run at a time through a
 // lease (runId + leaseUntil), so a message delivered twice does not crawl twice and a crashed run can be
 // taken over once its lease has lapsed.
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queuePosition } from '@csp/shared/analyses/queue-position';
 import { auditPolicy, type PolicyAudit } from '@csp/shared/csp/audit';
 import type { PolicyFinding } from '@csp/shared/csp/finding';
 import type {
@@ -13,8 +14,23 @@ import type {
   PolicyBudget,
   ResourceStats,
 } from '@csp/shared/schemas/analysis';
+import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
+import { AppError } from '../errors';
 import { detachBaseAnalysis } from './configurations';
-import { type Db, isConditionFailure, nowIso } from './db';
+import {
+  budgetDay,
+  budgetResetsAt,
+  ensureWaitingItem,
+  pageReservationUpdate,
+  pagesReservedToday,
+  reconcileWaiting,
+  refundPages,
+  releaseWaiting,
+  WAITING_LIMIT_MESSAGE,
+  waitingAnalysisIds,
+  waitingEntryUpdate,
+} from './crawl-quota';
+import { type Db, failedConditionIndexes, isConditionFailure, nowIso } from './db';
 import { newId } from './ids';
 import {
   analysisIndexes,
@@ -38,6 +54,9 @@ export interface AnalysisRecord extends Analysis {
   queuedUntil?: number | null;
   /** Where the generated policy tells browsers to send reports (analyses of a domain). */
   reportUri?: string | null;
+  /** Pages taken from the user's daily budget at the start, and the UTC day they count on. */
+  pagesReserved?: number;
+  budgetDay?: string;
 }
 
 const INTERNAL = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'];
@@ -58,10 +77,27 @@ export function toAnalysis(r: AnalysisRecord): Analysis {
     lastError: _e,
     queuedUntil: _q,
     reportUri: _u,
+    pagesReserved: _p,
+    budgetDay: _d,
     ...rest
   } = r;
   const shown: Analysis = { ...rest, startedAt: rest.startedAt ?? null };
   return withAudits(shown);
+}
+
+/**
+ * What the API shows for these analyses, with each waiting one's place among its user's waiting analyses
+ * (one read of the user's waiting item per user with an analysis waiting, none otherwise).
+ */
+export async function toAnalysesWithPositions(db: Db, records: AnalysisRecord[]): Promise<Analysis[]> {
+  const users = [...new Set(records.filter((r) => r.status === 'pending').map((r) => r.userId))];
+  const waiting = new Map(
+    await Promise.all(users.map(async (u) => [u, await waitingAnalysisIds(db, u)] as const)),
+  );
+  return records.map((r) => ({
+    ...toAnalysis(r),
+    queuePosition: queuePosition(r, waiting.get(r.userId) ?? []),
+  }));
 }
 
 /**
@@ -76,6 +112,14 @@ function withAudits(a: Analysis): Analysis {
   return { ...a, audit, strictAudit, resourceStats };
 }
 
+/** Tries of a start whose transaction met another start of the same user's at the same moment. */
+const START_TRIES = 12;
+
+/**
+ * Creates a pending analysis, in one transaction with its place among the user's waiting analyses and its
+ * pages reserved from the user's daily budget (both atomic conditions: 50 parallel starts cannot take 21
+ * places). Refused with 429 when the user already has the limit waiting, or the pages do not fit today.
+ */
 export async function createAnalysis(
   db: Db,
   input: {
@@ -84,9 +128,15 @@ export async function createAnalysis(
     url: string;
     crawlRequest: CrawlRequest;
     reportUri?: string | null;
+    /** Pages the user's analyses may reserve per UTC day (config CRAWL_DAILY_PAGES). */
+    dailyPages?: number;
   },
 ): Promise<AnalysisRecord> {
   const id = newId();
+  const now = Date.now();
+  // The most pages the crawl can visit, whatever its start (URL, sitemap or URL list): maxPages bounds all.
+  const pages = input.crawlRequest.maxPages;
+  const dailyPages = input.dailyPages ?? CRAWL_LIMITS.dailyPagesPerUser.default;
   const record: AnalysisRecord = {
     id,
     domainId: input.domainId,
@@ -104,7 +154,7 @@ export async function createAnalysis(
     maxPages: input.crawlRequest.maxPages,
     crawlDelay: input.crawlRequest.crawlDelay,
     verification: null,
-    createdAt: nowIso(),
+    createdAt: new Date(now).toISOString(),
     // startedAt is absent until a run claims it (if_not_exists in claimAnalysis keeps the first start).
     completedAt: null,
     crawlRequest: input.crawlRequest,
@@ -112,15 +162,83 @@ export async function createAnalysis(
     leaseUntil: null,
     runs: 0,
     reportUri: input.reportUri ?? null,
+    pagesReserved: pages,
+    budgetDay: budgetDay(now),
   };
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: { ...analysisKey(id), ...analysisIndexes(input.userId, input.domainId, id), ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
+  await ensureWaitingItem(db, input.userId, now);
+  let reconciled = false;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: db.table,
+                Item: { ...analysisKey(id), ...analysisIndexes(input.userId, input.domainId, id), ...record },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            waitingEntryUpdate(db, input.userId, id, now),
+            pageReservationUpdate(db, input.userId, pages, dailyPages, now),
+          ],
+        }),
+      );
+      return record;
+    } catch (err) {
+      const failed = failedConditionIndexes(err);
+      if (failed.includes(1)) {
+        // Entries a crash left behind must not hold places: drop them once, then try again.
+        if (!reconciled && (await reconcileWaiting(db, input.userId)) > 0) {
+          reconciled = true;
+          continue;
+        }
+        throw new AppError(429, WAITING_LIMIT_MESSAGE);
+      }
+      if (failed.includes(2)) throw await pageBudgetError(db, input.userId, pages, dailyPages);
+      if (isTransactionConflict(err) && attempt < START_TRIES) {
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+        continue;
+      }
+      throw err;
+    }
+  }
+}
+
+function isTransactionConflict(err: unknown): boolean {
+  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] } | null;
+  if (e?.name === 'TransactionConflictException') return true;
+  return (
+    e?.name === 'TransactionCanceledException' &&
+    !!e.CancellationReasons?.some((r) => r.Code === 'TransactionConflict')
   );
-  return record;
+}
+
+async function pageBudgetError(db: Db, userId: string, pages: number, dailyPages: number) {
+  const used = await pagesReservedToday(db, userId);
+  const resets = budgetResetsAt();
+  const hours = Math.max(1, Math.ceil((resets.getTime() - Date.now()) / 3_600_000));
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  return new AppError(
+    429,
+    `Daily page budget reached: your analyses have used or reserved ${fmt(used)} of ${fmt(dailyPages)} pages today and this one needs up to ${fmt(pages)} (its maximum pages). The budget resets at 00:00 UTC (in about ${hours} hour${hours === 1 ? '' : 's'}); a smaller maximum pages may fit now.`,
+    { resetsAt: resets.toISOString() },
+  );
+}
+
+/**
+ * What an analysis that stopped waiting or ended gives back: its waiting place, and the reserved pages its
+ * crawl did not visit. Called once per analysis, after the write that ended it (a conditional write, so a
+ * second caller finds it ended and never gets here); a crash in between costs the user pages for a day at
+ * most, never more crawling than the budget.
+ */
+async function settleQuota(db: Db, item: Record<string, unknown>, pagesUsed: number): Promise<void> {
+  const userId = item.userId as string | undefined;
+  if (!userId) return;
+  await releaseWaiting(db, userId, item.id as string);
+  const reserved = item.pagesReserved as number | undefined;
+  const day = item.budgetDay as string | undefined;
+  if (reserved && day) await refundPages(db, userId, day, reserved - Math.max(0, pagesUsed));
 }
 
 export async function getAnalysis(db: Db, id: string): Promise<AnalysisRecord | null> {
@@ -208,7 +326,7 @@ export async function updateProgress(db: Db, id: string, runId: string, p: Progr
     sets.push('stage = :stage');
     values[':stage'] = p.stage;
   }
-  return conditionalUpdate(db, id, `SET ${sets.join(', ')}`, values);
+  return (await conditionalUpdate(db, id, `SET ${sets.join(', ')}`, values)) !== null;
 }
 
 export interface AnalysisResult {
@@ -232,7 +350,7 @@ export async function completeAnalysis(
   runId: string,
   r: AnalysisResult,
 ): Promise<boolean> {
-  return conditionalUpdate(
+  const done = await conditionalUpdate(
     db,
     id,
     'SET #s = :completed, progress = :hundred, cspRules = :rules, strictCspRules = :strict, resourceStats = :stats, ' +
@@ -258,7 +376,10 @@ export async function completeAnalysis(
       ':run': runId,
       ':running': 'running',
     },
+    true,
   );
+  if (done) await settleQuota(db, done, r.totalPages);
+  return done !== null;
 }
 
 /**
@@ -274,9 +395,17 @@ export async function failAnalysis(
   const expr =
     'SET #s = :failed, errors = list_append(if_not_exists(errors, :empty), :errors), completedAt = :now, leaseUntil = :none, stage = :none';
   const values = { ':failed': 'failed', ':errors': errors, ':empty': [], ':now': nowIso(), ':none': null };
-  if (runId) return conditionalUpdate(db, id, expr, { ...values, ':run': runId, ':running': 'running' });
+  const failed = runId
+    ? await conditionalUpdate(db, id, expr, { ...values, ':run': runId, ':running': 'running' }, true)
+    : await failUnfinished(db, id, expr, values);
+  // The pages the run got to (planned ones included) count as used.
+  if (failed) await settleQuota(db, failed, (failed.totalPages as number | undefined) ?? 0);
+  return failed !== null;
+}
+
+async function failUnfinished(db: Db, id: string, expr: string, values: Record<string, unknown>) {
   try {
-    await db.doc.send(
+    const res = await db.doc.send(
       new UpdateCommand({
         TableName: db.table,
         Key: analysisKey(id),
@@ -284,18 +413,29 @@ export async function failAnalysis(
         UpdateExpression: expr,
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: { ...values, ':pending': 'pending', ':running': 'running' },
+        ReturnValues: 'ALL_NEW',
       }),
     );
-    return true;
+    return res.Attributes ?? null;
   } catch (err) {
-    if (isConditionFailure(err)) return false;
+    if (isConditionFailure(err)) return null;
     throw err;
   }
 }
 
-async function conditionalUpdate(db: Db, id: string, update: string, values: Record<string, unknown>) {
+/**
+ * Updates the analysis if this run holds it: null when the run lost it, else the item as it now is (only
+ * with `returnItem`: the ends of an analysis need its owner and reservation; progress writes do not).
+ */
+async function conditionalUpdate(
+  db: Db,
+  id: string,
+  update: string,
+  values: Record<string, unknown>,
+  returnItem = false,
+): Promise<Record<string, unknown> | null> {
   try {
-    await db.doc.send(
+    const res = await db.doc.send(
       new UpdateCommand({
         TableName: db.table,
         Key: analysisKey(id),
@@ -303,11 +443,12 @@ async function conditionalUpdate(db: Db, id: string, update: string, values: Rec
         UpdateExpression: update,
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: values,
+        ReturnValues: returnItem ? 'ALL_NEW' : 'NONE',
       }),
     );
-    return true;
+    return res.Attributes ?? {};
   } catch (err) {
-    if (isConditionFailure(err)) return false;
+    if (isConditionFailure(err)) return null;
     throw err;
   }
 }
@@ -359,7 +500,7 @@ export async function releaseAnalysis(
   runId: string,
   lastError?: string,
 ): Promise<boolean> {
-  return conditionalUpdate(
+  const held = await conditionalUpdate(
     db,
     id,
     lastError ? 'SET leaseUntil = :zero, lastError = :e' : 'SET leaseUntil = :zero',
@@ -370,6 +511,7 @@ export async function releaseAnalysis(
       ...(lastError ? { ':e': lastError.slice(0, 1000) } : {}),
     },
   );
+  return held !== null;
 }
 
 /**
@@ -382,7 +524,7 @@ export async function queueAnalysis(
   runId: string,
   lookAgainBy: number,
 ): Promise<boolean> {
-  return conditionalUpdate(
+  const held = await conditionalUpdate(
     db,
     id,
     'SET #s = :pending, stage = :queued, runId = :none, leaseUntil = :none, queuedUntil = :until',
@@ -395,6 +537,7 @@ export async function queueAnalysis(
       ':running': 'running',
     },
   );
+  return held !== null;
 }
 
 /**
@@ -407,5 +550,12 @@ export async function deleteAnalysisCascade(
 ): Promise<void> {
   if (analysis.domainId) await detachBaseAnalysis(db, analysis.domainId, analysis.id);
   await db.doc.send(new DeleteCommand({ TableName: db.table, Key: knowledgeKey(analysis.id) }));
-  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: analysisKey(analysis.id) }));
+  const res = await db.doc.send(
+    new DeleteCommand({ TableName: db.table, Key: analysisKey(analysis.id), ReturnValues: 'ALL_OLD' }),
+  );
+  // An analysis deleted before it ended gives back its waiting place and the pages it did not crawl.
+  const old = res.Attributes;
+  if (old && (old.status === 'pending' || old.status === 'running')) {
+    await settleQuota(db, old, (old.totalPages as number | undefined) ?? 0);
+  }
 }

@@ -3,6 +3,7 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import type { Domain, DomainCreateInput, DomainUpdateInput } from '@csp/shared/schemas/domain';
 import { batchDelete } from './batch';
 import { deleteDomainConfigurations } from './configurations';
+import { reconcileWaiting } from './crawl-quota';
 import { type Db, nowIso } from './db';
 import { newId, newUuid } from './ids';
 import {
@@ -107,6 +108,8 @@ export async function deleteDomainCascade(db: Db, domain: Domain): Promise<void>
   });
   const analyses = keys as { pk: string; sk: string }[];
   await batchDelete(db, [...analyses, ...analyses.map((k) => ({ pk: k.pk, sk: knowledgeKey('').sk }))]);
+  // Analyses of the domain that were waiting to crawl no longer hold places in the owner's queue.
+  await reconcileWaiting(db, domain.userId);
   // Its violation reports and their counts go too (spec: a domain is deleted with its security reports).
   await clearDomainReports(db, domain.id);
   await clearReportCounts(db, domain.id);

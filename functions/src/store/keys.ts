@@ -88,6 +88,17 @@ export const TYPE_PARTITIONS = {
 /** A user's running-analysis slots (one item: analysis id → lease end), so one tenant cannot starve others. */
 export const runSlotsKey = (userId: string) => ({ pk: `${P.runSlots}${userId}`, sk: 'RUNSLOTS' });
 
+/*
+ * A user's crawl quota: the analyses waiting to crawl (one item: analysis id → entry expiry, epoch ms) and the
+ * pages reserved per UTC day (one counter item per day).
+ */
+export const crawlQuotaPartition = (userId: string) => `${P.crawlQuota}${userId}`;
+export const waitingAnalysesKey = (userId: string) => ({ pk: crawlQuotaPartition(userId), sk: 'WAITING' });
+export const dailyPagesKey = (userId: string, day: string) => ({
+  pk: crawlQuotaPartition(userId),
+  sk: `PAGES#${day}`,
+});
+
 /** A stored violation report. A domain's reports are its gsi2 partition, newest first (ids sort by time). */
 export const reportKey = (id: string) => ({ pk: `${P.report}${id}`, sk: 'REPORT' });
 export const reportIndexes = (domainId: string, id: string) => ({

@@ -5,6 +5,7 @@
 // cannot both take the last slot. A conflict is retried with the fresh item.
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
+import { releaseWaiting } from './crawl-quota';
 import { type Db, epochSeconds, isConditionFailure } from './db';
 import { runSlotsKey } from './keys';
 
@@ -73,7 +74,8 @@ async function updateSlots(
 }
 
 /**
- * Takes (or renews) one of the user's slots for this analysis until `leaseUntil` (epoch ms). False when
+ * Takes (or renews) one of the user's slots for this analysis until `leaseUntil` (epoch ms), and so ends its
+ * wait (store/crawl-quota.ts). False when
  * every slot is held by another live analysis: the caller queues the analysis and looks again later.
  */
 export async function acquireRunSlot(
@@ -81,11 +83,14 @@ export async function acquireRunSlot(
   input: { userId: string; analysisId: string; leaseUntil: number; now?: number; limit?: number },
 ): Promise<boolean> {
   const limit = input.limit ?? MAX_RUNNING_ANALYSES_PER_USER;
-  return updateSlots(db, input.userId, input.now ?? Date.now(), (holders) => {
+  const taken = await updateSlots(db, input.userId, input.now ?? Date.now(), (holders) => {
     if (!(input.analysisId in holders) && Object.keys(holders).length >= limit) return false;
     holders[input.analysisId] = input.leaseUntil;
     return true;
   });
+  // With a slot the analysis starts crawling: it no longer counts among the user's waiting ones.
+  if (taken) await releaseWaiting(db, input.userId, input.analysisId);
+  return taken;
 }
 
 /** Gives the analysis' slot back (finished, failed, or failing a run). Idempotent. */

@@ -1,6 +1,7 @@
 // Deleting a user with everything that is theirs (spec section 6: "which also deletes their domains and
 // analyses"): each domain with its analyses, configurations and reports; standalone analyses; sessions;
-// achievements, counters and run slots; used 2FA steps; invitations-sent counters; then the user and its guards.
+// achievements, counters, run slots and crawl quota; used 2FA steps; invitations-sent counters; then the user
+// and its guards.
 // The team they own is deleted (its members' teamId becomes null); from a team they are in, they leave.
 // Done in that order so a failure half way can be retried and never leaves an item pointing at no user.
 import { deleteAnalysisCascade } from './analyses';
@@ -9,6 +10,7 @@ import type { Db } from './db';
 import { deleteDomainCascade, listUserDomains } from './domains';
 import {
   achievementsPartition,
+  crawlQuotaPartition,
   ratePartition,
   runSlotsKey,
   totpStepsPartition,
@@ -36,6 +38,7 @@ export async function deleteUserCascade(db: Db, user: UserRecord): Promise<void>
   await batchDelete(db, await queryTable(db, totpStepsPartition(user.id)));
   await batchDelete(db, await queryTable(db, ratePartition(INVITATION_RATE_SCOPES.user, user.id)));
   await batchDelete(db, [...(await queryTable(db, achievementsPartition(user.id))), runSlotsKey(user.id)]);
+  await batchDelete(db, await queryTable(db, crawlQuotaPartition(user.id)));
   // The user item last, with its guards.
   await deleteUserRecord(db, user);
 }

@@ -9,6 +9,8 @@ export interface LoopbackSqs {
   queueUrl(name: string): string;
   /** Bodies received per queue name, in order. */
   messages(name: string): string[];
+  /** The MessageGroupId of each message received per queue name (fair queues' tenant), in order. */
+  groups(name: string): (string | undefined)[];
   close(): Promise<void>;
 }
 
@@ -16,9 +18,11 @@ const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
 export async function startLoopbackSqs(): Promise<LoopbackSqs> {
   const received = new Map<string, string[]>();
-  const keep = (queueUrl: string, body: string) => {
+  const groups = new Map<string, (string | undefined)[]>();
+  const keep = (queueUrl: string, body: string, group?: string) => {
     const name = new URL(queueUrl).pathname.split('/').pop() ?? '';
     received.set(name, [...(received.get(name) ?? []), body]);
+    groups.set(name, [...(groups.get(name) ?? []), group]);
   };
   let n = 0;
   const server: Server = createServer((req, res) => {
@@ -31,14 +35,15 @@ export async function startLoopbackSqs(): Promise<LoopbackSqs> {
       const input = JSON.parse(raw || '{}') as {
         QueueUrl: string;
         MessageBody?: string;
-        Entries?: { Id: string; MessageBody: string }[];
+        MessageGroupId?: string;
+        Entries?: { Id: string; MessageBody: string; MessageGroupId?: string }[];
       };
       let out: unknown;
       if (action === 'SendMessage' && input.MessageBody !== undefined) {
-        keep(input.QueueUrl, input.MessageBody);
+        keep(input.QueueUrl, input.MessageBody, input.MessageGroupId);
         out = { MessageId: `m-${++n}`, MD5OfMessageBody: md5(input.MessageBody) };
       } else if (action === 'SendMessageBatch' && input.Entries) {
-        for (const e of input.Entries) keep(input.QueueUrl, e.MessageBody);
+        for (const e of input.Entries) keep(input.QueueUrl, e.MessageBody, e.MessageGroupId);
         out = {
           Successful: input.Entries.map((e) => ({
             Id: e.Id,
@@ -61,6 +66,7 @@ export async function startLoopbackSqs(): Promise<LoopbackSqs> {
   return {
     queueUrl: (name) => `http://127.0.0.1:${port}/000000000000/${name}`,
     messages: (name) => received.get(name) ?? [],
+    groups: (name) => groups.get(name) ?? [],
     close: () => new Promise((ok) => server.close(() => ok())),
   };
 }

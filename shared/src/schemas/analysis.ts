@@ -201,6 +201,11 @@ export const analysisSchema = z.object({
   verification: verificationSchema.nullable().optional(),
   /** The phase the crawler is in while pending/running ('queued': waiting for one of the user's slots). */
   stage: analysisStageSchema.nullable().optional(),
+  /**
+   * While the analysis waits to crawl (pending or queued): its place among its user's waiting analyses,
+   * oldest first (1 = next). Null otherwise.
+   */
+  queuePosition: z.number().int().min(1).nullable().optional(),
   /** The generator's findings about the allowlist policy: trades made to fit the budget, unstable code, incompleteness. */
   findings: z.array(policyFindingSchema).optional(),
   /** The audit of the allowlist policy (its findings include the generator's): grade, issues, badge. */

@@ -17,6 +17,10 @@ export const CRAWL_LIMITS = {
   headerBudget: { min: 1024, max: 16_384, default: NGINX_PROXY_BUFFER },
   /** Analyses of one user that run at once; more wait, queued, so one tenant cannot starve the others. */
   runningAnalysesPerUser: 2,
+  /** Analyses of one user created and not yet crawling (pending or queued); more are refused (429). */
+  waitingAnalysesPerUser: 20,
+  /** Pages one user's analyses may reserve per UTC day, unless the deployment sets CRAWL_DAILY_PAGES. */
+  dailyPagesPerUser: { min: 1, default: 5000 },
 } as const;
 
 /**

@@ -5,6 +5,7 @@
 export const KEY_PREFIX = {
   analysis: 'ANALYSIS#',
   runSlots: 'RUNSLOTS#',
+  crawlQuota: 'CRAWLQUOTA#',
   achievements: 'ACHIEVE#',
   domain: 'DOMAIN#',
   domainUuid: 'DOMAINUUID#',
@@ -20,12 +21,13 @@ const P = KEY_PREFIX;
 
 /**
  * What each function other than the API may touch. The crawler runs a browser on untrusted pages: a
- * compromise must not reach users, sessions, secrets or reports, so it gets analyses, its run slots and
+ * compromise must not reach users, sessions, secrets or reports, so it gets analyses, its run slots, the
+ * user's crawl quota (waiting analyses and daily pages, released and refunded as analyses start and end) and
  * achievements only.
  */
 export const FUNCTION_KEY_PREFIXES = {
-  crawler: [P.analysis, P.runSlots, P.achievements],
-  crawlDeadLetter: [P.analysis],
+  crawler: [P.analysis, P.runSlots, P.crawlQuota, P.achievements],
+  crawlDeadLetter: [P.analysis, P.crawlQuota],
   reportIngest: [P.domainUuid, P.domain],
   reportConsumer: [
     P.domain,

@@ -12,7 +12,7 @@ import {
   failStale,
   getAnalysis,
   listUserAnalyses,
-  toAnalysis,
+  toAnalysesWithPositions,
 } from '../../store/analyses';
 import { recordScanStarted } from '../../store/domains';
 import { accessTo, domainFor } from '../access';
@@ -24,7 +24,8 @@ import { currentUser, requireUser } from '../middleware/session';
 async function enqueue(c: Context<ApiEnv>, analysis: AnalysisRecord): Promise<AnalysisRecord> {
   const { deps } = c.var;
   try {
-    await deps.queue.send({ analysisId: analysis.id });
+    // In its user's group: the crawl queue serves users fairly (SQS fair queues; round-robin locally).
+    await deps.queue.send({ analysisId: analysis.id }, { group: analysis.userId });
     return analysis;
   } catch (err) {
     c.var.log.error('could not queue analysis', { analysisId: analysis.id, ...errorFields(err) });
@@ -38,7 +39,9 @@ export const analysisRoutes = new Hono<ApiEnv>()
   // Mounted at /api itself, so the session check is per route rather than a catch-all .use().
   .get('/csp-analyses', requireUser, async (c) => {
     const { db } = c.var.deps;
-    return c.json((await failStale(db, await listUserAnalyses(db, currentUser(c).id))).map(toAnalysis));
+    return c.json(
+      await toAnalysesWithPositions(db, await failStale(db, await listUserAnalyses(db, currentUser(c).id))),
+    );
   })
 
   .post('/csp-analyses', requireUser, async (c) => {
@@ -58,9 +61,11 @@ export const analysisRoutes = new Hono<ApiEnv>()
       // Every policy generated for a domain reports to the product (REPORT_ENDPOINT_ORIGIN: the ingest
       // function's own host, when the deployment has one).
       reportUri: domainReportEndpoint(c.req.url, deps.config, domain.uuid),
+      dailyPages: deps.config.CRAWL_DAILY_PAGES,
     });
     await recordScanStarted(db, domain.id);
-    return c.json(toAnalysis(await enqueue(c, analysis)), 201);
+    const [shown] = await toAnalysesWithPositions(db, [await enqueue(c, analysis)]);
+    return c.json(shown, 201);
   })
 
   .post('/csp/analyze', requireUser, async (c) => {
@@ -72,12 +77,11 @@ export const analysisRoutes = new Hono<ApiEnv>()
       domainId: null,
       url,
       crawlRequest: request,
+      dailyPages: c.var.deps.config.CRAWL_DAILY_PAGES,
     });
     const queued = await enqueue(c, analysis);
-    return c.json(
-      { success: queued.status !== 'failed', analysisId: analysis.id, analysis: toAnalysis(queued) },
-      201,
-    );
+    const [shown] = await toAnalysesWithPositions(c.var.deps.db, [queued]);
+    return c.json({ success: queued.status !== 'failed', analysisId: analysis.id, analysis: shown }, 201);
   })
 
   .get('/csp/analyze/:id', requireUser, async (c) => {
@@ -89,6 +93,6 @@ export const analysisRoutes = new Hono<ApiEnv>()
       (found.userId === currentUser(c).id ||
         (found.domainId !== null && (await accessTo(c, found.userId)) === 'team'));
     if (!found || !seen) throw notFound('Analysis');
-    const [analysis] = await failStale(db, [found]);
-    return c.json({ success: true, analysis: toAnalysis(analysis!) });
+    const [analysis] = await toAnalysesWithPositions(db, await failStale(db, [found]));
+    return c.json({ success: true, analysis });
   });

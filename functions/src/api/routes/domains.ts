@@ -4,7 +4,7 @@ import { domainCreateSchema, domainUpdateSchema } from '@csp/shared/schemas/doma
 import { Hono } from 'hono';
 import { recordAchievementEvent } from '../../achievements/record';
 import { notFound } from '../../errors';
-import { failStale, listDomainAnalyses, toAnalysis } from '../../store/analyses';
+import { failStale, listDomainAnalyses, toAnalysesWithPositions } from '../../store/analyses';
 import { createDomain, deleteDomainCascade, listUserDomains, updateDomain } from '../../store/domains';
 import { domainFor, type SeenDomain, teamOwnerOf } from '../access';
 import { readBody } from '../body';
@@ -54,5 +54,7 @@ export const domainRoutes = new Hono<ApiEnv>()
   .get('/:id/analyses', async (c) => {
     const { db } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'read');
-    return c.json((await failStale(db, await listDomainAnalyses(db, domain.id))).map(toAnalysis));
+    return c.json(
+      await toAnalysesWithPositions(db, await failStale(db, await listDomainAnalyses(db, domain.id))),
+    );
   });

@@ -12,7 +12,7 @@ import { ListTable, RowChevronLink } from '@/components/ui/list-table';
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatCount, formatDate, formatDateTime, formatTime } from '@/lib/format';
-import { isInProgressStatus, monotonicProgress } from '../utils/progress';
+import { isInProgressStatus, monotonicProgress, queuePositionLabel } from '../utils/progress';
 import { AnalysisStatusBadge } from './analysis-status-badge';
 
 export const ANALYSIS_HISTORY_LIMIT = 10;
@@ -116,7 +116,16 @@ function HistoryRow({ analysis }: { analysis: Analysis }) {
             className="mt-1.5 h-1.5 max-w-48"
             label={`Progress of the analysis started ${formatDateTime(analysis.createdAt)}`}
           />
-        ) : (
+        ) : null}
+        {running && queuePositionLabel(analysis) ? (
+          <span
+            className="mt-1 block truncate text-xs font-medium text-foreground"
+            data-testid="queue-position"
+          >
+            {queuePositionLabel(analysis)}
+          </span>
+        ) : null}
+        {running ? null : (
           <span className="block truncate text-xs text-muted-foreground sm:hidden">
             {formatTime(analysis.createdAt)} · {formatCount(analysis.totalPages)} pages
           </span>

@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { EmptyState } from '@/components/ui/empty-state';
 import { Progress } from '@/components/ui/progress';
 import { formatDateTime } from '@/lib/format';
-import { monotonicProgress } from '../utils/progress';
+import { monotonicProgress, queuePositionLabel } from '../utils/progress';
 import { AnalysisStatusBadge, isActiveAnalysis } from './analysis-status-badge';
 
 export const RECENT_ACTIVITY_LIMIT = 5;
@@ -52,6 +52,11 @@ export function RecentActivityCard({ analyses, error }: { analyses: Analysis[]; 
                     <span className="text-xs text-muted-foreground">
                       {formatDateTime(analysis.createdAt)}
                     </span>
+                    {queuePositionLabel(analysis) ? (
+                      <span className="text-xs font-medium text-foreground" data-testid="queue-position">
+                        {queuePositionLabel(analysis)}
+                      </span>
+                    ) : null}
                     {isActiveAnalysis(analysis.status) ? (
                       <Progress
                         value={analysis.status === 'pending' ? undefined : monotonicProgress(analysis)}

@@ -8,6 +8,7 @@ import {
   monotonicProgress,
   pagesCrawled,
   progressStatusText,
+  queuePositionLabel,
   STAGE_LABELS,
 } from '../utils/progress';
 
@@ -28,7 +29,7 @@ export function useAnalysisProgress(analysis: Analysis): AnalysisProgressView {
   const percent = monotonicProgress(analysis);
   const stage = currentStageIndex(analysis, percent);
   const pages = pagesCrawled(analysis, percent);
-  const queued = analysis.stage === 'queued';
+  const queued = analysis.stage === 'queued' || queuePositionLabel(analysis) !== null;
   return {
     percent,
     stage,

@@ -31,10 +31,12 @@ export function useStartDomainAnalysis({
     onError: (error) => {
       if (isLoggedOutError(error)) return;
       const refused = error instanceof ApiError && error.status === 409 && error.serverMessage;
+      // Over a limit (analyses waiting, daily pages): the server says which and until when.
+      const limited = error instanceof ApiError && error.status === 429 && error.serverMessage;
       toast({
         variant: 'destructive',
         title: 'Error',
-        description: refused || 'Failed to start analysis. Please try again.',
+        description: refused || limited || 'Failed to start analysis. Please try again.',
       });
       if (refused) onRefused?.();
       onError?.(error);

@@ -9,6 +9,7 @@ import {
   pagesCrawled,
   progressStatusText,
   QUEUED_TEXT,
+  queuePositionLabel,
   resetProgressMemory,
   STAGE_LABELS,
   stageIndex,
@@ -63,6 +64,24 @@ describe('current stage', () => {
       'Actively crawling and analyzing resources...',
     );
     expect(progressStatusText({ status: 'pending' })).toBe('Initializing analysis engine...');
+  });
+
+  it('gives a waiting analysis its place in the queue, and nothing once it crawls', () => {
+    expect(queuePositionLabel({ status: 'pending', queuePosition: 3 })).toBe('Queued — position 3');
+    expect(queuePositionLabel({ status: 'running', queuePosition: 3 })).toBeNull();
+    expect(queuePositionLabel({ status: 'pending', queuePosition: null })).toBeNull();
+    expect(progressStatusText({ status: 'pending', stage: 'queued', queuePosition: 3 })).toBe(
+      'Queued — position 3: 2 of yours start first (2 run at once)',
+    );
+    expect(progressStatusText({ status: 'pending', stage: 'queued', queuePosition: 1 })).toBe(
+      'Queued — position 1: yours starts next (2 run at once)',
+    );
+    // Behind others, no stage has started; alone and not turned away by the crawler yet, it is about to.
+    expect(currentStageIndex({ status: 'pending', progress: 0, queuePosition: 2 })).toBe(-1);
+    expect(currentStageIndex({ status: 'pending', progress: 0, queuePosition: 1 })).toBe(0);
+    expect(progressStatusText({ status: 'pending', queuePosition: 1 })).toBe(
+      'Initializing analysis engine...',
+    );
   });
 
   it('counts the pages crawled from the crawling band', () => {

@@ -55,6 +55,7 @@ interface ProgressSource {
   status: string;
   progress: number;
   stage?: AnalysisStage | null | undefined;
+  queuePosition?: number | null | undefined;
 }
 
 /**
@@ -63,6 +64,8 @@ interface ProgressSource {
  */
 export function currentStageIndex(analysis: ProgressSource, percent = analysis.progress): number {
   if (analysis.status === 'completed') return STAGE_LABELS.length - 1;
+  // Waiting behind the user's other analyses: no stage has started.
+  if (queuePositionLabel(analysis)) return -1;
   if (analysis.stage) return STAGE_POSITION[analysis.stage];
   return stageIndex(percent);
 }
@@ -101,8 +104,35 @@ export function resetProgressMemory() {
 export const QUEUED_TEXT = `Queued: waiting for one of your other analyses to finish (${CONCURRENT_ANALYSES} run at once)`;
 export const VERIFYING_TEXT = 'Verifying the policy on your pages…';
 
+/**
+ * 'Queued — position 3' while the analysis waits behind others: the crawler found no free slot for it
+ * (stage 'queued'), or older analyses of the user's wait before it. A lone new analysis (position 1, not
+ * queued yet) is about to start and says so instead. Null otherwise.
+ */
+export function queuePositionLabel(analysis: {
+  status: string;
+  stage?: AnalysisStage | null;
+  queuePosition?: number | null;
+}): string | null {
+  const n = analysis.queuePosition;
+  if (analysis.status !== 'pending' || !n) return null;
+  if (n === 1 && analysis.stage !== 'queued') return null;
+  return `Queued — position ${n}`;
+}
+
 /** The line under the title while an analysis is under way. */
-export function progressStatusText(analysis: { status: string; stage?: AnalysisStage | null }): string {
+export function progressStatusText(analysis: {
+  status: string;
+  stage?: AnalysisStage | null;
+  queuePosition?: number | null;
+}): string {
+  const position = queuePositionLabel(analysis);
+  if (position) {
+    const ahead = (analysis.queuePosition ?? 1) - 1;
+    const first =
+      ahead === 0 ? 'yours starts next' : `${ahead} of yours start${ahead === 1 ? 's' : ''} first`;
+    return `${position}: ${first} (${CONCURRENT_ANALYSES} run at once)`;
+  }
   if (analysis.stage === 'queued') return QUEUED_TEXT;
   if (analysis.stage === 'verifying') return VERIFYING_TEXT;
   return analysis.status === 'pending'
