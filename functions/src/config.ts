@@ -37,6 +37,10 @@ const envSchema = z.object({
     .min(10)
     .default(15 * 60),
   CRAWL_QUEUE_URL: z.string().optional(),
+  /** The crawler function the crawl coordinator invokes with each job (AWS). */
+  CRAWLER_FUNCTION: z.string().optional(),
+  /** The crawl writer function, the only thing the crawler may invoke (AWS). */
+  CRAWL_WRITER_FUNCTION: z.string().optional(),
   /** The report queue (SQS) the ingest handler sends to; locally a file queue under DATA_DIR. */
   REPORT_QUEUE_URL: z.string().optional(),
   /**

@@ -1,0 +1,102 @@
+// The coordinator's part of one run of an analysis, from a crawl-queue message: claim the analysis with a
+// fresh run token (its digest becomes the lease's run id), take one of its user's run slots (or wait,
+// queued), hand the crawler its job and wait for it, then decide from the analysis item — not from the
+// crawler's answer — what comes next: a finished analysis frees its slot, a held one continues in a new run.
+// It has the table access the crawler lacks (analyses, run slots) and is the only consumer of the crawl
+// queue, so no crawler ever reads another analysis' message or token (README, "Crawler confinement").
+//
+// At-least-once delivery: every run claims the analysis with a new token and a lease, so a duplicate
+// delivery finds it held and does nothing. An error releases the lease and is thrown, so the message is
+// delivered again and the next run resumes from the last checkpoint.
+import type { AnalysisQueue } from '../api/deps';
+import { errorFields, type Logger } from '../logger';
+import { claimAnalysis, getAnalysis, queueAnalysis, releaseAnalysis } from '../store/analyses';
+import type { Db } from '../store/db';
+import { acquireRunSlot, releaseRunSlot } from '../store/run-slots';
+import { newRunToken, runTokenDigest } from '../store/run-token';
+import type { AnalysisJob, AnalysisJobResult } from './job';
+
+/** Runs one job in the crawler: in-process locally, a synchronous Lambda invocation in AWS. */
+export type JobRunner = (job: AnalysisJob) => Promise<AnalysisJobResult>;
+
+export interface CoordinatorDeps {
+  db: Db;
+  queue: AnalysisQueue;
+  logger: Logger;
+  runJob: JobRunner;
+  /** Seconds a queued analysis waits before its run looks for a free slot again. */
+  queuedRecheckSeconds?: number;
+}
+
+/** A lease outlives the run by this much, so a crashed run is taken over soon after. */
+const LEASE_MARGIN_MS = 60_000;
+const QUEUED_RECHECK_SECONDS = 20;
+
+export async function coordinateRun(
+  deps: CoordinatorDeps,
+  analysisId: string,
+  runDeadline: number,
+): Promise<void> {
+  const { db } = deps;
+  const runToken = newRunToken();
+  const runId = runTokenDigest(runToken);
+  // The digest's first characters tell runs apart in the logs; the token itself is never logged.
+  const log = deps.logger.child({ analysisId, run: runId.slice(0, 8) });
+  const leaseUntil = runDeadline + LEASE_MARGIN_MS;
+  const analysis = await claimAnalysis(db, analysisId, runId, leaseUntil - Date.now());
+  if (!analysis?.checkpointId) {
+    log.info('analysis is finished or held by another run; message dropped');
+    return;
+  }
+  const slot = { userId: analysis.userId, analysisId };
+  if (!(await acquireRunSlot(db, { ...slot, leaseUntil }))) {
+    // The user's other analyses hold every slot: wait, shown as queued, and look again later.
+    const wait = deps.queuedRecheckSeconds ?? QUEUED_RECHECK_SECONDS;
+    if (await queueAnalysis(db, analysisId, runId, Date.now() + wait * 1000 + LEASE_MARGIN_MS)) {
+      await deps.queue.send({ analysisId }, wait);
+      log.info('analysis queued: the user has no free run slot', { waitSeconds: wait });
+    }
+    return;
+  }
+  let answer: AnalysisJobResult;
+  try {
+    answer = await deps.runJob({
+      analysisId,
+      runToken,
+      crawlRequest: analysis.crawlRequest,
+      reportUri: analysis.reportUri ?? null,
+      checkpointId: analysis.checkpointId,
+      resume: analysis.runs > 1,
+      deadline: runDeadline,
+    });
+  } catch (err) {
+    const message = errorFields(err).error;
+    log.error('crawl run failed; the message will be delivered again', errorFields(err));
+    await releaseAnalysis(db, analysisId, runId, message).catch(() => {});
+    await releaseRunSlot(db, slot).catch(() => {});
+    throw err;
+  }
+
+  // The crawler's answer is a hint (the crawler may be a hostile page's): the item says what happened.
+  const now = await getAnalysis(db, analysisId);
+  if (!now || now.status === 'completed' || now.status === 'failed') {
+    await releaseRunSlot(db, slot);
+    return;
+  }
+  if (now.runId !== runId) {
+    log.warn('another run took the analysis over; this run ends without writing');
+    return;
+  }
+  if (answer.outcome === 'continue') {
+    // The slot stays held for the continuation.
+    if (!(await releaseAnalysis(db, analysisId, runId))) return;
+    await deps.queue.send({ analysisId }, answer.delaySeconds);
+    log.info('crawl continues in a new run', { delaySeconds: answer.delaySeconds });
+    return;
+  }
+  // Still held by this run, yet not continuing: the crawler broke off without a result.
+  const message = `The crawler ended its run without a result (${answer.outcome}).`;
+  await releaseAnalysis(db, analysisId, runId, message);
+  await releaseRunSlot(db, slot);
+  throw new Error(message);
+}
