@@ -2,6 +2,7 @@
 // or complete it with its policies and findings. Each request names the analysis and carries the run's token;
 // everything else the writer needs (the owner, the domain, which counters move) comes from the analysis item.
 // The crawler runs hostile pages, so every field is bounded here: a request the schema refuses changes nothing.
+import { DIRECTIVE_TABLE } from '@csp/shared/csp/directives';
 import { policyFindingSchema } from '@csp/shared/csp/finding';
 import {
   analysisStageSchema,
@@ -14,12 +15,13 @@ import * as z from 'zod';
 import { runTokenSchema } from '../store/run-token';
 
 export const WRITER_LIMITS = {
-  /** The whole request as JSON (Lambda takes 6 MB; an analysis item holds 400 KB). */
+  /** The whole request as JSON (a Lambda invocation takes 6 MB). */
   requestChars: 1024 * 1024,
-  errors: 500,
-  errorChars: 2000,
+  /** A result without its knowledge, as JSON: it joins the analysis item, which DynamoDB caps at 400 KB. */
+  resultChars: 256 * 1024,
+  errors: 200,
+  errorChars: 1000,
   findings: 1000,
-  directives: 60,
   sourcesPerDirective: 5000,
   sourceChars: 4096,
   urlChars: 4096,
@@ -28,13 +30,22 @@ export const WRITER_LIMITS = {
 } as const;
 const L = WRITER_LIMITS;
 
-/** Directive names are lower-case words: never `__proto__` or `constructor`. */
-const boundedRules = z
-  .record(
-    z.string().regex(/^[a-z][a-z-]{0,39}$/, 'Invalid directive name'),
-    z.array(z.string().max(L.sourceChars)).max(L.sourcesPerDirective),
-  )
-  .refine((r) => Object.keys(r).length <= L.directives, 'Too many directives');
+/**
+ * A policy's directives are names of the directive table, checked on the object's own keys before zod reads
+ * it (a JSON `__proto__` key would otherwise become the parsed object's prototype, and `constructor` is a
+ * plain word).
+ */
+const knownDirectives = z.custom<Record<string, unknown>>(
+  (v) =>
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Reflect.ownKeys(v).every((k) => typeof k === 'string' && Object.hasOwn(DIRECTIVE_TABLE, k)),
+  'Invalid directive name',
+);
+const boundedRules = knownDirectives.pipe(
+  z.record(z.string(), z.array(z.string().max(L.sourceChars)).max(L.sourcesPerDirective)),
+);
 const errorList = z.array(z.string().max(L.errorChars)).max(L.errors);
 const findingList = z.array(policyFindingSchema).max(L.findings);
 
@@ -80,6 +91,9 @@ export const writerAnswerSchema = z.discriminatedUnion('ok', [
 ]);
 export type WriterAnswer = z.infer<typeof writerAnswerSchema>;
 
-/** A crawl's error lines cut to what the writer takes. */
-export const cutErrors = (errors: readonly string[]): string[] =>
-  errors.slice(0, L.errors).map((e) => e.slice(0, L.errorChars));
+/** A crawl's error lines cut to what the writer takes (the last line says how many were left out). */
+export function cutErrors(errors: readonly string[]): string[] {
+  const lines = errors.map((e) => e.slice(0, L.errorChars));
+  if (lines.length <= L.errors) return lines;
+  return [...lines.slice(0, L.errors - 1), `…and ${lines.length - L.errors + 1} more errors.`];
+}

@@ -46,6 +46,12 @@ export async function handleWriterRequest(db: Db, logger: Logger, raw: unknown):
     return { ok: false, message: `Invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message}` };
   }
   const request = parsed.data;
+  if (
+    request.op === 'complete' &&
+    JSON.stringify({ ...request.result, knowledge: null }).length > WRITER_LIMITS.resultChars
+  ) {
+    return { ok: false, message: 'The result is too large for the analysis' };
+  }
   const accepted = await write(db, logger, request);
   if (!accepted) {
     // A stale run (taken over, already finished) or a forged token: either way nothing was written.
