@@ -68,7 +68,7 @@ afterAll(async () => {
 });
 
 describe('least privilege of the restricted functions', () => {
-  it('crawler, dead-letter handler, report ingest and consumer touch only their key prefixes', async () => {
+  it('crawl coordinator and writer, dead-letter handler, report ingest and consumer touch only their key prefixes', async () => {
     const { client } = await registeredClient(server.url);
     const domain = await (
       await client.post('/api/domains', { name: 'Fixture', url: `${sites.origins.main}/` })
