@@ -7,11 +7,11 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { CspGeneratorStack } from '../lib/csp-generator-stack';
 import { STACK_ACKNOWLEDGMENTS } from '../lib/nag-acknowledgments';
-import { makeSourceRoot, testApp } from './source-root';
+import { ALL_FUNCTIONS, makeSourceRoot, testApp } from './source-root';
 
 describe('cdk-nag AwsSolutions', () => {
   it('leaves no unacknowledged finding, and every acknowledgment gives a reason', () => {
-    const source = makeSourceRoot(['api', 'crawler', 'crawlDeadLetter', 'reportIngest', 'reportConsumer']);
+    const source = makeSourceRoot(ALL_FUNCTIONS);
     const app = testApp();
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     // With a built web app, so the upload's own resources are checked too.
