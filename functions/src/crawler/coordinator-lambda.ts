@@ -5,7 +5,7 @@ import { loadConfig } from '../config';
 import { createLogger } from '../logger';
 import { createSqsQueue } from '../queue/sqs-queue';
 import { createDb } from '../store/db';
-import { createCoordinatorHandler } from './handler';
+import { createCoordinatorHandler } from './coordinator';
 import { lambdaJobRunner } from './lambda-job-runner';
 
 /** Kept after the crawler's deadline for reading the outcome, releasing and queueing a continuation. */

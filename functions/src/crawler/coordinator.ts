@@ -1,4 +1,5 @@
-// The coordinator's part of one run of an analysis, from a crawl-queue message: claim the analysis with a
+// The crawl coordinator: the crawl queue's consumer (createCoordinatorHandler, one record at a time) and its
+// part of one run of an analysis (coordinateRun): claim the analysis with a
 // fresh run token (its digest becomes the lease's run id), take one of its user's run slots (or wait,
 // queued), hand the crawler its job and wait for it, then decide from the analysis item — not from the
 // crawler's answer — what comes next: a finished analysis frees its slot, a held one continues in a new run.
@@ -8,8 +9,10 @@
 // At-least-once delivery: every run claims the analysis with a new token and a lease, so a duplicate
 // delivery finds it held and does nothing. An error releases the lease and is thrown, so the message is
 // delivered again and the next run resumes from the last checkpoint.
+import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { AnalysisQueue } from '../api/deps';
 import { errorFields, type Logger } from '../logger';
+import { crawlMessageSchema } from '../queue/message';
 import { claimAnalysis, getAnalysis, queueAnalysis, releaseAnalysis } from '../store/analyses';
 import type { Db } from '../store/db';
 import { acquireRunSlot, releaseRunSlot } from '../store/run-slots';
@@ -99,4 +102,53 @@ export async function coordinateRun(
   await releaseAnalysis(db, analysisId, runId, message);
   await releaseRunSlot(db, slot);
   throw new Error(message);
+}
+
+export interface CoordinatorHandlerDeps extends CoordinatorDeps {
+  /** Longest a run may take when the platform sets no deadline (locally): the Lambda's 15 min less margin. */
+  runBudgetMs?: number;
+  /** Kept free after the crawler's deadline for the coordinator's own work (AWS). */
+  reserveMs?: number;
+}
+
+export interface InvocationContext {
+  getRemainingTimeInMillis(): number;
+}
+
+const DEFAULT_RUN_BUDGET_MS = 14 * 60_000;
+
+export function createCoordinatorHandler(deps: CoordinatorHandlerDeps) {
+  return async function crawlHandler(
+    event: SQSEvent,
+    context?: InvocationContext,
+  ): Promise<SQSBatchResponse> {
+    const started = Date.now();
+    const runDeadline = context
+      ? started + context.getRemainingTimeInMillis() - (deps.reserveMs ?? 0)
+      : started + (deps.runBudgetMs ?? DEFAULT_RUN_BUDGET_MS);
+    const batchItemFailures: SQSBatchItemFailure[] = [];
+    // One record at a time: each crawl runs its own Chromium, and a failed record must not fail the others.
+    for (const record of event.Records) {
+      const parsed = crawlMessageSchema.safeParse(safeJson(record.body));
+      if (!parsed.success) {
+        // Delivering it again cannot make it readable.
+        deps.logger.error('unreadable crawl message dropped', { messageId: record.messageId });
+        continue;
+      }
+      try {
+        await coordinateRun(deps, parsed.data.analysisId, runDeadline);
+      } catch {
+        batchItemFailures.push({ itemIdentifier: record.messageId });
+      }
+    }
+    return { batchItemFailures };
+  };
+}
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return null;
+  }
 }
