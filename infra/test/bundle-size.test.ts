@@ -1,6 +1,7 @@
 // `npx cdk synth` of the real app, as `npm run deploy` runs it (esbuild bundling, the crawler's Chromium
 // packages installed beside its bundle), then each function's asset zipped: its size is printed, and the
-// test fails over the targets (ingest under 300 KB, API under 1.5 MB, crawl coordinator and writer under 600 KB) — small packages start fast.
+// test fails over the targets (ingest under 300 KB, API under 1.5 MB, crawl coordinator and writer under
+// 600 KB) — small packages start fast.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -6,6 +6,7 @@ import { createBlobStore, S3BlobStore } from '../blobs';
 import { loadConfig } from '../config';
 import { lambdaCrawlWriter } from '../crawl-writer/lambda-client';
 import { createLogger } from '../logger';
+import { freshEnvironment } from './fresh-environment';
 import { analysisJobSchema } from './job';
 import { runAnalysisJob } from './run-analysis';
 
@@ -24,5 +25,9 @@ const deps = {
 export const handler = async (event: unknown, context: Context) => {
   const job = analysisJobSchema.safeParse(event);
   if (!job.success) throw new Error('Not an analysis job');
+  // What an earlier job's pages may have left in this warm environment goes before this job starts.
+  if (process.env.AWS_LAMBDA_FUNCTION_NAME) {
+    deps.logger.info('environment reset before the job', await freshEnvironment());
+  }
   return runAnalysisJob(deps, job.data, Date.now() + context.getRemainingTimeInMillis());
 };
