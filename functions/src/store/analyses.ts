@@ -155,7 +155,6 @@ export async function claimAnalysis(
   runId: string,
   leaseMs: number,
   now = Date.now(),
-  checkpointId = newCheckpointId(),
 ): Promise<AnalysisRecord | null> {
   try {
     const res = await db.doc.send(
@@ -175,7 +174,7 @@ export async function claimAnalysis(
           ':now': now,
           ':lease': now + leaseMs,
           ':iso': nowIso(),
-          ':checkpoint': checkpointId,
+          ':checkpoint': newCheckpointId(),
           ':one': 1,
         },
         ReturnValues: 'ALL_NEW',
