@@ -20,7 +20,7 @@ import { crawlKnowledge } from '@csp/shared/reports/knowledge';
 import type { CspRules, Verification } from '@csp/shared/schemas/analysis';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import type { BlobStore } from '../blobs';
-import { cutErrors } from '../crawl-writer/requests';
+import { cutErrors, WRITER_LIMITS } from '../crawl-writer/requests';
 import type { CrawlWriter } from '../crawl-writer/writer';
 import type { Logger } from '../logger';
 import { packKnowledge } from '../store/knowledge';
@@ -75,7 +75,7 @@ export async function runAnalysisJob(
       const held = await deps.writer.progress(run, {
         stage: p.phase,
         progress: p.progress,
-        currentPage: p.currentPage,
+        currentPage: p.currentPage?.slice(0, WRITER_LIMITS.urlChars) ?? null,
         totalPages: p.totalPages,
       });
       if (!held) lost = true;
