@@ -74,7 +74,7 @@ async function write(db: Db, logger: Logger, request: WriterRequest): Promise<bo
 
 async function complete(db: Db, logger: Logger, id: string, runId: string, result: CompletedRun) {
   // The owner and the domain come from the item; a token that is not its current run's stops here.
-  const analysis = await getAnalysis(db, id);
+  const analysis = await getAnalysis(db, id, true);
   if (analysis?.status !== 'running' || analysis.runId !== runId) return false;
   // One audit per policy, made here from the policies themselves: the grade, the issues and the achievements
   // they earn are the writer's reading, not the crawler's word.

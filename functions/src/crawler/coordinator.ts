@@ -81,7 +81,7 @@ export async function coordinateRun(
   }
 
   // The crawler's answer is a hint (the crawler may be a hostile page's): the item says what happened.
-  const now = await getAnalysis(db, analysisId);
+  const now = await getAnalysis(db, analysisId, true);
   if (!now || now.status === 'completed' || now.status === 'failed') {
     await releaseRunSlot(db, slot);
     return;

@@ -128,8 +128,15 @@ export async function createAnalysis(
   return record;
 }
 
-export async function getAnalysis(db: Db, id: string): Promise<AnalysisRecord | null> {
-  const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: analysisKey(id) }));
+/** `consistent`: a strongly consistent read, for deciding right after a write (the crawl's outcome). */
+export async function getAnalysis(db: Db, id: string, consistent = false): Promise<AnalysisRecord | null> {
+  const res = await db.doc.send(
+    new GetCommand({
+      TableName: db.table,
+      Key: analysisKey(id),
+      ...(consistent ? { ConsistentRead: true } : {}),
+    }),
+  );
   return res.Item ? fromItem(res.Item) : null;
 }
 
