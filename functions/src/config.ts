@@ -57,6 +57,10 @@ const envSchema = z.object({
     .int()
     .min(CRAWL_LIMITS.dailyPagesPerUser.min)
     .default(CRAWL_LIMITS.dailyPagesPerUser.default),
+  /** The crawler function the crawl coordinator invokes with each job (AWS). */
+  CRAWLER_FUNCTION: z.string().optional(),
+  /** The crawl writer function, the only thing the crawler may invoke (AWS). */
+  CRAWL_WRITER_FUNCTION: z.string().optional(),
   /** The report queue (SQS) the ingest handler sends to; locally a file queue under DATA_DIR. */
   REPORT_QUEUE_URL: z.string().optional(),
   /**

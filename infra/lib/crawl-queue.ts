@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 export const MAX_RECEIVE_COUNT = 3;
 
 export interface CrawlQueueProps {
-  /** Timeout of the crawler function that consumes the queue. */
+  /** Timeout of the function that consumes the queue (the crawl coordinator, which waits on the crawler). */
   crawlerTimeout: Duration;
   /** Timeout of the function that consumes the dead-letter queue. */
   deadLetterTimeout: Duration;

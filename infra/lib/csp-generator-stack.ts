@@ -1,9 +1,10 @@
 // The product in AWS (DESIGN.md, "Shape"): CloudFront with AWS WAF → S3 web app and the Function URLs of
 // two Lambdas (api, report-ingest), reachable only through CloudFront (origin access control) → one
-// DynamoDB table; the API enqueues crawls on SQS for the crawler Lambda, whose failed jobs end in a
-// dead-letter queue that a small Lambda turns into failed analyses. What CloudFront needs from us-east-1
-// (the web ACL, the Lambda@Edge body hash) is in this stack when it is there, else in a companion stack
-// there (`<id>-edge`, deployed first by the same `cdk deploy --all`).
+// DynamoDB table; the API enqueues crawls on SQS for the crawl coordinator, which runs each in the confined
+// crawler Lambda (it writes through the crawl writer); failed jobs end in a dead-letter queue that a small
+// Lambda turns into failed analyses. What CloudFront needs from us-east-1 (the web ACL, the Lambda@Edge body
+// hash) is in this stack when it is there, else in a companion stack there (`<id>-edge`, deployed first by
+// the same `cdk deploy --all`).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FUNCTION_KEY_PREFIXES } from '@csp/shared/store/key-prefixes';
@@ -39,17 +40,26 @@ import { WebDistribution } from './web-distribution';
 /** Handler files, relative to the repository root. Each exports `handler`. */
 export const ENTRIES = {
   api: 'functions/src/api/lambda.ts',
+  crawlCoordinator: 'functions/src/crawler/coordinator-lambda.ts',
   crawler: 'functions/src/crawler/lambda.ts',
+  crawlWriter: 'functions/src/crawl-writer/lambda.ts',
   crawlDeadLetter: 'functions/src/queue/dead-letter-lambda.ts',
   reportIngest: 'functions/src/report-ingest/lambda.ts',
   reportConsumer: 'functions/src/report-ingest/consumer-lambda.ts',
 } as const;
 export type FunctionName = keyof typeof ENTRIES;
 
-/** Lambda's ceiling; the crawler stops before it and re-enqueues a continuation. */
+/**
+ * Lambda's ceiling, for the crawler and for the coordinator that waits on it; the crawler stops before the
+ * coordinator's deadline and the coordinator queues a continuation.
+ */
 export const CRAWLER_TIMEOUT = Duration.minutes(15);
+const CRAWL_WRITER_TIMEOUT = Duration.seconds(30);
 const DEAD_LETTER_TIMEOUT = Duration.minutes(1);
 const REPORT_CONSUMER_TIMEOUT = Duration.minutes(2);
+
+/** Where the crawler's checkpoints live in the blob bucket (functions/src/crawler/crawl.ts, checkpointKey). */
+const CHECKPOINT_PREFIX = 'crawls/';
 
 /**
  * Ingest functions running at once at most: the cost ceiling of the report endpoint. With 512 MB and
@@ -163,9 +173,24 @@ export class CspGeneratorStack extends Stack {
     const apiUrl = api.addFunctionUrl({ authType: FunctionUrlAuthType.AWS_IAM });
     this.functions.api = api;
 
-    // --- Crawler ---------------------------------------------------------------------------------------
+    // --- Crawl: coordinator, crawler, writer -----------------------------------------------------------
+    // The crawler renders hostile pages without a sandbox: whoever controls a page may hold its credentials.
+    // So its role has no table, queue or secret: it may invoke the crawl writer (which takes a write for an
+    // analysis only with that analysis' current run token) and touch the checkpoints in the blob bucket,
+    // whose keys are random and which it may not list. The coordinator consumes the crawl queue, claims
+    // analyses and invokes the crawler with one job at a time (README, "Crawler confinement").
+    const crawlWriterEntry = this.entry('crawlWriter', sourceRoot);
     const crawlerEntry = this.entry('crawler', sourceRoot);
-    if (crawlerEntry) {
+    const coordinatorEntry = this.entry('crawlCoordinator', sourceRoot);
+    if (crawlWriterEntry && crawlerEntry && coordinatorEntry) {
+      const writer = new ProjectFunction(this, 'CrawlWriter', {
+        ...common,
+        entry: crawlWriterEntry,
+        description: "CSP Generator: writes a crawler run's progress and result, given the run's token",
+        memorySize: 512,
+        timeout: CRAWL_WRITER_TIMEOUT,
+      }).bindTable(table, { accessMode: 'readWrite', leadingKeys: FUNCTION_KEY_PREFIXES.crawlWriter });
+
       const crawler = new ProjectFunction(this, 'Crawler', {
         ...common,
         entry: crawlerEntry,
@@ -179,32 +204,45 @@ export class CspGeneratorStack extends Stack {
         ephemeralStorageSize: Size.gibibytes(2),
         environment: {
           ALLOW_PRIVATE_TARGETS: 'false',
-          CRAWL_QUEUE_URL: crawl.queue.queueUrl,
           BLOB_BUCKET: blobs.bucketName,
-          // The report-uri of the policies it generates points at our own /api/uri-report.
-          PUBLIC_URL: web.url,
+          CRAWL_WRITER_FUNCTION: writer.functionName,
         },
         bundling: { externalModules: CRAWLER_NODE_MODULES, nodeModules: CRAWLER_NODE_MODULES },
-        // It runs a browser on untrusted pages: analyses, its run slots and achievements, nothing else.
-      }).bindTable(table, { accessMode: 'readWrite', leadingKeys: FUNCTION_KEY_PREFIXES.crawler });
-      grantSend(crawler, crawl.queue); // continuations
-      // The three object calls of s3-blob-store.ts, and ListBucket so a missing blob is NoSuchKey (null),
-      // not AccessDenied.
+      });
+      crawler.addToRolePolicy(
+        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [writer.functionArn] }),
+      );
+      // The three object calls of s3-blob-store.ts on the checkpoints only; no ListBucket, so a key cannot be
+      // found, only known (a missing one reads as AccessDenied, which the crawler takes for absent).
       crawler.addToRolePolicy(
         new PolicyStatement({
           actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
-          resources: [blobs.arnForObjects('*')],
+          resources: [blobs.arnForObjects(`${CHECKPOINT_PREFIX}*`)],
         }),
-      );
-      crawler.addToRolePolicy(
-        new PolicyStatement({ actions: ['s3:ListBucket'], resources: [blobs.bucketArn] }),
       );
       acknowledge(
         crawler,
-        `AwsSolutions-IAM5[Resource::<${this.getLogicalId(blobs.node.defaultChild as CfnBucket)}.Arn>/*]`,
-        "The crawler's blobs are keyed by analysis (crawl state, artefacts): any object of its own private bucket.",
+        `AwsSolutions-IAM5[Resource::<${this.getLogicalId(blobs.node.defaultChild as CfnBucket)}.Arn>/${CHECKPOINT_PREFIX}*]`,
+        "Crawl checkpoints are keyed by a random id per analysis that only that analysis' runs are given, and the crawler may not list the bucket: the wildcard reaches only keys it already knows.",
       );
-      crawler.addEventSource(
+
+      const coordinator = new ProjectFunction(this, 'CrawlCoordinator', {
+        ...common,
+        entry: coordinatorEntry,
+        description: 'CSP Generator: claims each queued analysis and runs it in the crawler',
+        // It waits on the crawler: the same ceiling, and little memory (its cost while it waits).
+        memorySize: 256,
+        timeout: CRAWLER_TIMEOUT,
+        environment: {
+          CRAWL_QUEUE_URL: crawl.queue.queueUrl,
+          CRAWLER_FUNCTION: crawler.functionName,
+        },
+      }).bindTable(table, { accessMode: 'readWrite', leadingKeys: FUNCTION_KEY_PREFIXES.crawlCoordinator });
+      grantSend(coordinator, crawl.queue); // continuations, and queued analyses looking again
+      coordinator.addToRolePolicy(
+        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [crawler.functionArn] }),
+      );
+      coordinator.addEventSource(
         new SqsEventSource(crawl.queue, {
           batchSize: 1,
           reportBatchItemFailures: true,
@@ -212,7 +250,9 @@ export class CspGeneratorStack extends Stack {
           maxConcurrency: props.crawlerConcurrency ?? 5,
         }),
       );
+      this.functions.crawlWriter = writer;
       this.functions.crawler = crawler;
+      this.functions.crawlCoordinator = coordinator;
     }
 
     // --- Crawl dead letters ----------------------------------------------------------------------------

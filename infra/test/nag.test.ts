@@ -7,7 +7,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { CspGeneratorStack } from '../lib/csp-generator-stack';
 import { STACK_ACKNOWLEDGMENTS } from '../lib/nag-acknowledgments';
-import { makeSourceRoot, testApp } from './source-root';
+import { ALL_FUNCTIONS, makeSourceRoot, testApp } from './source-root';
 
 // Deployed in us-east-1 (or region left to deploy time): one stack; elsewhere, the companion stack in
 // us-east-1 with the web ACL and the Lambda@Edge function is checked too.
@@ -19,7 +19,7 @@ describe.each([
   },
 ])('cdk-nag AwsSolutions, $where', ({ env }) => {
   it('leaves no unacknowledged finding, and every acknowledgment gives a reason', () => {
-    const source = makeSourceRoot(['api', 'crawler', 'crawlDeadLetter', 'reportIngest', 'reportConsumer']);
+    const source = makeSourceRoot(ALL_FUNCTIONS);
     const app = testApp();
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     // With a built web app, so the upload's own resources are checked too.

@@ -7,6 +7,9 @@ import { dirname, join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { ENTRIES, type FunctionName } from '../lib/csp-generator-stack';
 
+/** Every function of the stack. */
+export const ALL_FUNCTIONS = Object.keys(ENTRIES) as FunctionName[];
+
 export function makeSourceRoot(entries: FunctionName[]): { root: string; remove(): void } {
   const root = mkdtempSync(join(tmpdir(), 'csp-infra-'));
   writeFileSync(join(root, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: {} }));

@@ -9,7 +9,7 @@ import { BODY_HASH_HEADER, BODY_HASH_SOURCE } from '../lib/body-hash';
 import { CspGeneratorStack, type FunctionName } from '../lib/csp-generator-stack';
 import { OwnHeaders } from '../lib/own-headers';
 import { VIEWER_ADDRESS_SOURCE } from '../lib/viewer-address';
-import { makeSourceRoot, testApp } from './source-root';
+import { ALL_FUNCTIONS, makeSourceRoot, testApp } from './source-root';
 
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
@@ -32,7 +32,7 @@ type Resource = { Properties: Record<string, unknown> };
 describe('CspGeneratorStack with every handler present', () => {
   let s: ReturnType<typeof synth>;
   beforeAll(() => {
-    s = synth(['api', 'crawler', 'crawlDeadLetter', 'reportIngest', 'reportConsumer']);
+    s = synth(ALL_FUNCTIONS);
   });
 
   it('has one table: pk/sk, three GSIs with projection ALL, TTL on expiresAt, on demand, PITR, retained', () => {
@@ -68,9 +68,9 @@ describe('CspGeneratorStack with every handler present', () => {
     });
   });
 
-  it('feeds the crawler one message at a time and reports partial batch failures', () => {
+  it('feeds the crawl coordinator one message at a time and reports partial batch failures', () => {
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: s.logicalId('crawler') },
+      FunctionName: { Ref: s.logicalId('crawlCoordinator') },
       BatchSize: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^CrawlQueue'), 'Arn'] },
@@ -104,9 +104,13 @@ describe('CspGeneratorStack with every handler present', () => {
     expect(crawler.Properties.Timeout).toBe(900);
     expect(crawler.Properties.MemorySize).toBeGreaterThanOrEqual(2048);
     expect((crawler.Properties.EphemeralStorage as { Size: number }).Size).toBeGreaterThanOrEqual(1024);
-    expect(Object.keys((crawler.Properties.Environment as { Variables: object }).Variables)).toEqual(
-      expect.arrayContaining(['TABLE_NAME', 'CRAWL_QUEUE_URL', 'BLOB_BUCKET']),
-    );
+    expect(Object.keys((crawler.Properties.Environment as { Variables: object }).Variables).sort()).toEqual([
+      'ALLOW_PRIVATE_TARGETS',
+      'BLOB_BUCKET',
+      'CRAWL_WRITER_FUNCTION',
+      'LOG_LEVEL',
+      'NODE_OPTIONS',
+    ]);
   });
 
   it('runs every Lambda on nodejs24.x, but the Lambda@Edge body hash on the newest Lambda@Edge runs', () => {
@@ -208,7 +212,6 @@ describe('CspGeneratorStack with every handler present', () => {
   };
   type Statement = { Action: string | string[]; Resource: unknown; Condition?: Record<string, unknown> };
   const actions = (st: Statement) => [st.Action].flat();
-  const ALL: FunctionName[] = ['api', 'crawler', 'crawlDeadLetter', 'reportIngest', 'reportConsumer'];
 
   it('grants no wildcard action: every function gets only the calls it makes, never Scan', () => {
     for (const p of Object.values(s.template.findResources('AWS::IAM::Policy'))) {
@@ -225,11 +228,12 @@ describe('CspGeneratorStack with every handler present', () => {
     expect(sqsAndSecrets('api')).toEqual(['secretsmanager:GetSecretValue', 'sqs:SendMessage']);
     expect(sqsAndSecrets('reportIngest')).toEqual(['secretsmanager:GetSecretValue', 'sqs:SendMessage']);
     expect(
-      sqsAndSecrets('crawler').filter(
+      sqsAndSecrets('crawlCoordinator').filter(
         (a) => !a.startsWith('sqs:Receive') && !/Delete|Visibility|GetQueue/.test(a),
       ),
     ).toEqual(['sqs:SendMessage']);
-    for (const name of ALL) {
+    expect(sqsAndSecrets('crawler')).toEqual([]);
+    for (const name of ALL_FUNCTIONS) {
       const all = statementsOf(name).flatMap(actions);
       expect(all.length, name).toBeGreaterThan(0);
       expect(
@@ -240,20 +244,75 @@ describe('CspGeneratorStack with every handler present', () => {
     }
   });
 
-  it('confines the crawler to analyses, run slots, crawl quota and achievements (LeadingKeys), with no secret and no index', () => {
+  it("confines the crawler's own role: invoke the crawl writer, its checkpoints in the bucket, its traces — nothing else", () => {
     const statements = statementsOf('crawler');
-    const dynamo = statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')));
-    expect(dynamo.length).toBeGreaterThan(0);
-    for (const st of dynamo) {
-      expect(st.Condition).toEqual({
-        'ForAllValues:StringLike': {
-          'dynamodb:LeadingKeys': ['ANALYSIS#*', 'RUNSLOTS#*', 'CRAWLQUOTA#*', 'ACHIEVE#*'],
-        },
-      });
-      expect(JSON.stringify(st.Resource)).not.toContain('/index/');
+    const logicalIdOf = (name: FunctionName) => s.logicalId(name);
+    // Exactly these statements: no table, no queue, no secret, no key, no other function, no bucket listing.
+    expect([...new Set(statements.flatMap(actions))].sort()).toEqual([
+      'lambda:InvokeFunction',
+      's3:DeleteObject',
+      's3:GetObject',
+      's3:PutObject',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
+    const using = (prefix: string) =>
+      statements.filter((st) => actions(st).some((a) => a.startsWith(prefix)));
+    for (const st of using('lambda:')) {
+      expect(st.Resource).toEqual({ 'Fn::GetAtt': [logicalIdOf('crawlWriter'), 'Arn'] });
     }
-    expect(statements.flatMap(actions).filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
-    expect(statements.flatMap(actions).filter((a) => a.startsWith('kms:'))).toEqual([]);
+    for (const st of using('s3:')) expect(JSON.stringify(st.Resource)).toMatch(/"\/crawls\/\*"\]\]\}$/);
+    for (const st of statements) expect(st.Condition).toBeUndefined();
+    // Its role's managed policies: the basic execution role (its own logs) only.
+    const role = s.template.toJSON().Resources[
+      (
+        (s.template.findResources('AWS::Lambda::Function')[s.logicalId('crawler')] as Resource).Properties
+          .Role as {
+          'Fn::GetAtt': [string, string];
+        }
+      )['Fn::GetAtt'][0]
+    ] as Resource;
+    expect(JSON.stringify(role.Properties.ManagedPolicyArns)).toMatch(/AWSLambdaBasicExecutionRole/);
+    expect((role.Properties.ManagedPolicyArns as unknown[]).length).toBe(1);
+    // Nothing delivers to it but the coordinator: no event source, and only the coordinator may invoke it.
+    const mappings = Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping'));
+    expect(JSON.stringify(mappings)).not.toContain(`"${s.logicalId('crawler')}"`);
+    const invokers = ALL_FUNCTIONS.filter((name) =>
+      statementsOf(name).some(
+        (st) =>
+          actions(st).includes('lambda:InvokeFunction') &&
+          JSON.stringify(st.Resource).includes(`"${s.logicalId('crawler')}"`),
+      ),
+    );
+    expect(invokers).toEqual(['crawlCoordinator']);
+  });
+
+  it('confines the crawl coordinator and writer to the key prefixes they write, with no index and no secret', () => {
+    const prefixes = {
+      crawlCoordinator: ['ANALYSIS#*', 'RUNSLOTS#*', 'CRAWLQUOTA#*'],
+      crawlWriter: ['ANALYSIS#*', 'CRAWLQUOTA#*', 'ACHIEVE#*'],
+    };
+    for (const [name, leading] of Object.entries(prefixes) as [FunctionName, string[]][]) {
+      const statements = statementsOf(name);
+      const dynamo = statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')));
+      expect(dynamo.length, name).toBeGreaterThan(0);
+      for (const st of dynamo) {
+        expect(st.Condition, name).toEqual({
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leading },
+        });
+        expect(JSON.stringify(st.Resource), name).not.toContain('/index/');
+      }
+      expect(
+        statements.flatMap(actions).filter((a) => /^(secretsmanager|kms|s3):/.test(a)),
+        name,
+      ).toEqual([]);
+    }
+    // The writer is invoked, never invokes; it reads no queue.
+    expect(
+      statementsOf('crawlWriter')
+        .flatMap(actions)
+        .filter((a) => /^(lambda|sqs):/.test(a)),
+    ).toEqual([]);
     // Every other function but the API is confined too.
     for (const name of ['crawlDeadLetter', 'reportIngest', 'reportConsumer'] as const) {
       for (const st of statementsOf(name).filter((x) => actions(x).some((a) => a.startsWith('dynamodb:')))) {
@@ -584,7 +643,7 @@ describe('CspGeneratorStack with every handler present', () => {
     expect(byMetric('ApproximateAgeOfOldestMessage')[0]!.Properties.Threshold).toBe(600);
     const fnAlarmed = (metric: string) =>
       byMetric(metric).map((a) => JSON.stringify(a.Properties.Dimensions));
-    for (const name of ALL) {
+    for (const name of ALL_FUNCTIONS) {
       for (const metric of ['Errors', 'Throttles']) {
         expect(
           fnAlarmed(metric).some((d) => d.includes(s.logicalId(name))),
@@ -616,9 +675,7 @@ describe('CspGeneratorStack with every handler present', () => {
   });
 
   it("passes CDK's built-in CloudFormation validation (an error there fails the synth)", () => {
-    expect(() =>
-      synth(['api', 'crawler', 'crawlDeadLetter', 'reportIngest', 'reportConsumer'], { validate: true }),
-    ).not.toThrow();
+    expect(() => synth(ALL_FUNCTIONS, { validate: true })).not.toThrow();
   });
 
   it('outputs the URL, the table name and the queue URL', () => {
@@ -637,6 +694,8 @@ describe('CspGeneratorStack while handlers are still being written', () => {
       .findWarning('*', Match.stringLikeRegexp('does not exist'))
       .map((w) => String(w.entry.data));
     expect(warnings.join('\n')).toMatch(/crawler[\s\S]*reportIngest|reportIngest[\s\S]*crawler/);
+    expect(warnings.join('\n')).toMatch(/crawlCoordinator/);
+    expect(warnings.join('\n')).toMatch(/crawlWriter/);
     expect(warnings.join('\n')).toMatch(/reportConsumer/);
     expect(warnings.join('\n')).toMatch(/web\/dist/);
   });

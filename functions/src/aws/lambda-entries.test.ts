@@ -1,8 +1,9 @@
 // The Lambda entries fed the event shapes AWS sends (the API's own, API Gateway v2, is api/lambda.test.ts):
 // a Lambda Function URL request (payload 2.0) for ingest, whose message goes through the real SQS client to a
 // loopback SQS; that message as an SQS batch, beside a poison message and one DynamoDB refuses, for the
-// consumer (a partial batch failure); SQS batches for the dead-letter handler and the crawler. DynamoDB
-// Local underneath.
+// consumer (a partial batch failure); SQS batches for the dead-letter handler and the crawl coordinator; and
+// the crawl's three functions end to end — the coordinator invoking the crawler, the crawler invoking the
+// crawl writer — through the real Lambda client to a loopback Lambda. DynamoDB Local underneath.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,11 +16,15 @@ import type {
   SQSEvent,
 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createAnalysis, getAnalysis } from '../store/analyses';
+import { lambdaCrawlWriter } from '../crawl-writer/lambda-client';
+import { type FixtureSites, startFixtureSites } from '../crawler/fixtures/sites';
+import { claimAnalysis, createAnalysis, getAnalysis } from '../store/analyses';
 import { createDb, type Db } from '../store/db';
 import { createDomain } from '../store/domains';
 import { listDomainReports } from '../store/reports';
+import { newRunToken, runTokenDigest } from '../store/run-token';
 import { ensureTable } from '../store/table';
+import { type InvokedHandler, type LoopbackLambda, startLoopbackLambda } from '../testing/loopback-lambda';
 import { type LoopbackSqs, startLoopbackSqs } from '../testing/loopback-sqs';
 import { sqsRecord } from '../testing/sqs-events';
 
@@ -35,7 +40,10 @@ let sqs: LoopbackSqs;
 let ingest: UrlHandler;
 let consumer: SqsHandler;
 let deadLetter: SqsHandler;
-let crawler: SqsHandler;
+let coordinator: SqsHandler;
+let crawler: InvokedHandler;
+let lambda: LoopbackLambda;
+let sites: FixtureSites;
 const context = { getRemainingTimeInMillis: () => 60_000 } as Context;
 const dataDir = mkdtempSync(join(tmpdir(), 'csp-entries-'));
 
@@ -44,6 +52,13 @@ beforeAll(async () => {
   db = createDb({ table, endpoint });
   await ensureTable(db);
   sqs = await startLoopbackSqs();
+  // As long as a crawler's 15 minutes: the crawler entry reads its deadline from here.
+  lambda = await startLoopbackLambda(15 * 60_000);
+  sites = await startFixtureSites({
+    mainOnly: () => ({
+      '/': { type: 'text/html', body: '<!doctype html><title>t</title><img src="/i.png">' },
+    }),
+  });
   Object.assign(process.env, {
     DYNAMODB_ENDPOINT: endpoint,
     TABLE_NAME: table,
@@ -52,6 +67,11 @@ beforeAll(async () => {
     AWS_SECRET_ACCESS_KEY: 'local',
     REPORT_QUEUE_URL: sqs.queueUrl('reports'),
     CRAWL_QUEUE_URL: sqs.queueUrl('crawl'),
+    CRAWLER_FUNCTION: 'crawler',
+    CRAWL_WRITER_FUNCTION: 'crawl-writer',
+    AWS_ENDPOINT_URL_LAMBDA: lambda.endpoint,
+    // The fixture site is on loopback.
+    ALLOW_PRIVATE_TARGETS: 'true',
     DATA_DIR: dataDir,
     PUBLIC_URL: 'https://csp.example.test',
     LOG_LEVEL: 'silent',
@@ -63,10 +83,20 @@ beforeAll(async () => {
   ({ handler: deadLetter } = (await import('../queue/dead-letter-lambda')) as unknown as {
     handler: SqsHandler;
   });
-  ({ handler: crawler } = (await import('../crawler/lambda')) as unknown as { handler: SqsHandler });
+  ({ handler: coordinator } = (await import('../crawler/coordinator-lambda')) as unknown as {
+    handler: SqsHandler;
+  });
+  ({ handler: crawler } = (await import('../crawler/lambda')) as unknown as { handler: InvokedHandler });
+  const { handler: writer } = (await import('../crawl-writer/lambda')) as unknown as {
+    handler: InvokedHandler;
+  };
+  lambda.register('crawler', crawler);
+  lambda.register('crawl-writer', writer);
 });
 afterAll(async () => {
   await sqs?.close();
+  await lambda?.close();
+  await sites?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -181,11 +211,73 @@ describe('report path Lambda entries (Function URL and SQS events)', () => {
     expect(failed?.errors?.[0]).toMatch(/stopped after 3 failed attempts/);
   });
 
-  it('the crawler entry drops a poison message and a message of an analysis that does not exist', async () => {
-    const out = await crawler(
+  it('the coordinator entry drops a poison message and a message of an analysis that does not exist', async () => {
+    const out = await coordinator(
       { Records: [sqsRecord('{"analysisId":'), sqsRecord(JSON.stringify({ analysisId: 'A'.repeat(26) }))] },
       context,
     );
     expect(out).toEqual({ batchItemFailures: [] });
+    expect(lambda.invoked).toEqual([]);
   });
+
+  it('the crawler entry takes an analysis job only: an SQS event or a job without a valid token is refused', async () => {
+    const job = {
+      analysisId: 'A'.repeat(26),
+      runToken: 'forged',
+      crawlRequest: crawlRequestSchema.parse({ url: 'https://site.example/' }),
+      reportUri: null,
+      checkpointId: newRunToken(),
+      resume: false,
+      deadline: Date.now() + 60_000,
+    };
+    await expect(async () => crawler({ Records: [sqsRecord('{}')] }, context)).rejects.toThrow(
+      /Not an analysis job/,
+    );
+    await expect(async () => crawler(job, context)).rejects.toThrow(/Not an analysis job/);
+  });
+
+  it('the crawl writer entry, through the Lambda client: the current run writes, a forged token does not', async () => {
+    const analysis = await createAnalysis(db, {
+      userId: 'u-writer',
+      domainId: null,
+      url: 'https://site.example/',
+      crawlRequest: crawlRequestSchema.parse({ url: 'https://site.example/' }),
+    });
+    const runToken = newRunToken();
+    await claimAnalysis(db, analysis.id, runTokenDigest(runToken), 60_000);
+    const writer = lambdaCrawlWriter('crawl-writer');
+    const report = { stage: 'crawling' as const, progress: 30, currentPage: null, totalPages: 4 };
+    expect(await writer.progress({ analysisId: analysis.id, runToken }, report)).toBe(true);
+    expect(await writer.progress({ analysisId: analysis.id, runToken: newRunToken() }, report)).toBe(false);
+    await expect(writer.fail({ analysisId: analysis.id, runToken }, [])).rejects.toThrow(/Invalid request/);
+    expect(await getAnalysis(db, analysis.id)).toMatchObject({
+      status: 'running',
+      progress: 30,
+      totalPages: 4,
+    });
+  });
+
+  it('coordinator, crawler and writer entries crawl an analysis from its SQS message to completed', async () => {
+    const url = `${sites.origins.main}/`;
+    const analysis = await createAnalysis(db, {
+      userId: 'u-crawl',
+      domainId: 'd-crawl',
+      url,
+      crawlRequest: crawlRequestSchema.parse({ url, maxPages: 1, crawlDelay: 0 }),
+      reportUri: 'https://csp.example.test/api/uri-report?domain=x',
+    });
+    const invoked = lambda.invoked.length;
+    const out = await coordinator({ Records: [sqsRecord(JSON.stringify({ analysisId: analysis.id }))] }, {
+      getRemainingTimeInMillis: () => 14 * 60_000,
+    } as Context);
+    expect(out).toEqual({ batchItemFailures: [] });
+    const done = await getAnalysis(db, analysis.id);
+    expect(done).toMatchObject({ status: 'completed', totalPages: 1 });
+    expect(done?.cspRules?.['report-uri']).toEqual(['https://csp.example.test/api/uri-report?domain=x']);
+    // One crawler invocation; every write of it through the writer.
+    const calls = lambda.invoked.slice(invoked);
+    expect(calls[0]).toBe('crawler');
+    expect(calls.filter((c) => c === 'crawler')).toHaveLength(1);
+    expect(calls.filter((c) => c === 'crawl-writer').length).toBeGreaterThan(1);
+  }, 120_000);
 });

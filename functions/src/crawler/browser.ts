@@ -69,10 +69,42 @@ export function browserFlags(baseArgs: readonly string[], options: BrowserFlagsO
   return args;
 }
 
+/**
+ * The only variables Chromium gets from our environment: where it lives and finds its libraries and fonts,
+ * and the locale. Never the process' own (in Lambda: the role's AWS credentials, the function's settings).
+ */
+export const CHROMIUM_ENV_NAMES = [
+  'HOME',
+  'PATH',
+  'TMPDIR',
+  'LD_LIBRARY_PATH',
+  'FONTCONFIG_PATH',
+  'FONTCONFIG_FILE',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+] as const;
+
+/** The environment Chromium starts with: the allowed names of `env`, nothing else. */
+export function chromiumEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const scrubbed: Record<string, string> = {};
+  for (const name of CHROMIUM_ENV_NAMES) {
+    const value = env[name];
+    if (value !== undefined) scrubbed[name] = value;
+  }
+  return scrubbed;
+}
+
 export async function launchBrowser(options: BrowserFlagsOptions): Promise<Browser> {
+  // Read first: unpacking the binary sets HOME, FONTCONFIG_PATH and LD_LIBRARY_PATH for it.
   const executablePath = await chromium.executablePath();
   return puppeteer.launch({
     executablePath,
+    env: chromiumEnvironment(process.env),
     args: browserFlags(chromium.args, options),
     headless: true,
     defaultViewport: { width: 1280, height: 900 },

@@ -44,8 +44,10 @@ export interface RunCrawlOptions {
   /** Loopback/private targets may be crawled (local mode). Off in AWS. */
   allowPrivateTargets: boolean;
   onProgress?: (progress: CrawlProgress) => void | Promise<void>;
-  /** When given (with job.analysisId), the state is checkpointed there every few pages. */
+  /** When given (with checkpointKey), the state is checkpointed there every few pages. */
   blobStore?: BlobStore;
+  /** The analysis' checkpoint (see checkpointKey): the only blob a run reads back. */
+  checkpointKey?: string;
   /** Tabs working at once. */
   concurrency?: number;
   settle?: Partial<SettleOptions>;
@@ -79,8 +81,13 @@ const RERENDER_SHARE = 0.2;
 const RERENDER_TIME_SHARE = 0.35;
 const RERENDER_MIN_MS = 20_000;
 
-export function checkpointKey(analysisId: string): string {
-  return `crawls/${analysisId}/state.json`;
+/**
+ * Where an analysis' crawl state is kept between runs. Named by the analysis' checkpoint id, a random value
+ * kept in its item and handed to each of its runs, not by its id: the crawler may not list the bucket, so a
+ * run cannot find, read or overwrite another analysis' state (see README, "Crawler confinement").
+ */
+export function checkpointKey(checkpointId: string): string {
+  return `crawls/${checkpointId}/state.json`;
 }
 
 export function initialCrawlState(job: ParsedCrawlJob, now = new Date()): CrawlState {
@@ -332,12 +339,16 @@ export async function runCrawl(
           }
           record(item, result);
           report('crawling', item.url, inFlight);
-          if (state.pagesDone - checkpointAt >= CHECKPOINT_EVERY && options.blobStore && job.analysisId) {
+          if (
+            state.pagesDone - checkpointAt >= CHECKPOINT_EVERY &&
+            options.blobStore &&
+            options.checkpointKey
+          ) {
             checkpointAt = state.pagesDone;
             save();
             const body = JSON.stringify(state);
             const store = options.blobStore;
-            const key = checkpointKey(job.analysisId);
+            const key = options.checkpointKey;
             checkpointing = checkpointing
               .then(() => store.put(key, body, 'application/json'))
               .catch(() => {});

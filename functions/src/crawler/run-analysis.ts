@@ -1,15 +1,14 @@
-// One run of an analysis, from a queue message to a stored result: claim the analysis (lease), take one of
-// its user's run slots (or wait, queued), crawl (or continue a crawl), then generate the policy from what
-// the crawl saw — inline code that changed between loads marked unstable, fitted to the header budget —,
-// try it on a sample of pages, refine it once from what that showed, try again, and store the outcome with
-// every finding. The SQS handler (handler.ts) only turns records into calls of runAnalysis.
+// The crawler's part of one run of an analysis: continue from the stored state (or start), crawl, then
+// generate the policy from what the crawl saw — inline code that changed between loads marked unstable,
+// fitted to the header budget —, try it on a sample of pages, refine it once from what that showed, try
+// again, and hand the outcome with every finding to the crawl writer. Claiming the analysis, run slots,
+// continuations and retries are the coordinator's (coordinator.ts): this code runs hostile pages and holds
+// nothing but its job (job.ts) — the run's token for the writer, and its own checkpoint in the blob store.
 //
-// At-least-once delivery: every run claims the analysis with a fresh run id and a lease, so a duplicate
-// delivery finds it held and does nothing. Long crawls stop before the invocation's time runs out, store
-// their state in the blob store, release the lease and queue a continuation. An error releases the lease
-// and is thrown, so SQS delivers the message again and the next run resumes from the last checkpoint.
+// Long crawls stop before the deadline, store their state at the checkpoint and answer 'continue'; the
+// coordinator queues the continuation. An error is thrown: the coordinator releases the run, and the message
+// is delivered again, so the next run resumes from the last checkpoint.
 
-import { randomUUID } from 'node:crypto';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
 import { auditPolicy } from '@csp/shared/csp/audit';
 import type { PolicyFinding } from '@csp/shared/csp/finding';
@@ -20,33 +19,21 @@ import { computeResourceStats } from '@csp/shared/csp/stats';
 import { crawlKnowledge } from '@csp/shared/reports/knowledge';
 import type { CspRules, Verification } from '@csp/shared/schemas/analysis';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
-import { recordAchievementEvent } from '../achievements/record';
-import type { AnalysisQueue } from '../api/deps';
 import type { BlobStore } from '../blobs';
-import { errorFields, type Logger } from '../logger';
-import {
-  type AnalysisRecord,
-  claimAnalysis,
-  completeAnalysis,
-  failAnalysis,
-  queueAnalysis,
-  releaseAnalysis,
-  updateProgress,
-} from '../store/analyses';
-import type { Db } from '../store/db';
-import { putKnowledge } from '../store/knowledge';
-import { acquireRunSlot, releaseRunSlot } from '../store/run-slots';
+import { cutErrors, WRITER_LIMITS } from '../crawl-writer/requests';
+import type { CrawlWriter } from '../crawl-writer/writer';
+import type { Logger } from '../logger';
+import { packKnowledge } from '../store/knowledge';
 import { firstCrawlError, incompleteLine, summarizeCapture } from './capture-summary';
 import { checkpointKey, crawlArtifact, type RunCrawlOptions, runCrawl } from './crawl';
+import type { AnalysisJob, AnalysisJobResult } from './job';
 import { phaseProgress } from './progress';
-import { queuedRecheckSeconds, wakeNextWaiting } from './queued-wait';
 import { refineArtifact } from './refine';
 import { type CrawlState, parseCrawlState } from './state';
 import { verifyPolicy } from './verify';
 
-export interface AnalysisRunDeps {
-  db: Db;
-  queue: AnalysisQueue;
+export interface AnalysisJobDeps {
+  writer: CrawlWriter;
   blobs: BlobStore;
   logger: Logger;
   allowPrivateTargets: boolean;
@@ -57,101 +44,53 @@ export interface AnalysisRunDeps {
     RunCrawlOptions,
     'settle' | 'checkAddress' | 'concurrency' | 'pageReserveMs' | 'interactionBudgetMs' | 'rerender'
   >;
-  /** Seconds a queued analysis first waits before its run looks for a free slot again (then longer). */
-  queuedRecheckSeconds?: number;
 }
 
 /** Time kept after the crawl for generating, verifying (twice) and saving the policy. */
 export const FINISH_RESERVE_MS = 150_000;
-/** A lease outlives the run by this much, so a crashed run is taken over soon after. */
-const LEASE_MARGIN_MS = 60_000;
-const QUEUED_RECHECK_SECONDS = 30;
 
-export async function runAnalysis(
-  deps: AnalysisRunDeps,
-  analysisId: string,
-  runDeadline: number,
-): Promise<void> {
-  const { db } = deps;
-  const runId = randomUUID();
-  const log = deps.logger.child({ analysisId, runId });
-  const leaseFor = () => runDeadline - Date.now() + LEASE_MARGIN_MS;
-  const analysis = await claimAnalysis(db, analysisId, runId, leaseFor());
-  if (!analysis) {
-    log.info('analysis is finished or held by another run; message dropped');
-    return;
-  }
-  const slot = { userId: analysis.userId, analysisId };
-  if (!(await acquireRunSlot(db, { ...slot, leaseUntil: Date.now() + leaseFor() }))) {
-    // The user's other analyses hold every slot: wait, shown as queued, and look again later (or sooner,
-    // woken by the run that frees a slot).
-    const wait = queuedRecheckSeconds(deps.queuedRecheckSeconds ?? QUEUED_RECHECK_SECONDS, analysis.runs);
-    if (await queueAnalysis(db, analysisId, runId, Date.now() + wait * 1000 + LEASE_MARGIN_MS)) {
-      await deps.queue.send({ analysisId }, { group: analysis.userId, delaySeconds: wait });
-      log.info('analysis queued: the user has no free run slot', { waitSeconds: wait });
-    }
-    return;
-  }
-  try {
-    const finished = await crawlAndFinish(deps, analysis, runId, runDeadline, leaseFor, log);
-    if (finished) {
-      await releaseRunSlot(db, slot);
-      await wakeNextWaiting(db, deps.queue, analysis.userId, log);
-    }
-  } catch (err) {
-    const message = errorFields(err).error;
-    log.error('crawl run failed; the message will be delivered again', errorFields(err));
-    await releaseAnalysis(db, analysisId, runId, message).catch(() => {});
-    await releaseRunSlot(db, slot).catch(() => {});
-    await wakeNextWaiting(db, deps.queue, analysis.userId, log);
-    throw err;
-  }
-}
-
-/** Crawls, then finishes; false when the crawl continues in another run (the slot stays held). */
-async function crawlAndFinish(
-  deps: AnalysisRunDeps,
-  analysis: AnalysisRecord,
-  runId: string,
-  runDeadline: number,
-  leaseFor: () => number,
-  log: Logger,
-): Promise<boolean> {
-  const { db } = deps;
-  const key = checkpointKey(analysis.id);
-  const stored = analysis.runs > 1 ? await deps.blobs.get(key) : null;
+/** Runs the job; `ownDeadline` is when this process must have answered (the Lambda's own time limit). */
+export async function runAnalysisJob(
+  deps: AnalysisJobDeps,
+  job: AnalysisJob,
+  ownDeadline = Number.POSITIVE_INFINITY,
+): Promise<AnalysisJobResult> {
+  const runDeadline = Math.min(job.deadline, ownDeadline);
+  const run = { analysisId: job.analysisId, runToken: job.runToken };
+  const log = deps.logger.child({ analysisId: job.analysisId });
+  const key = checkpointKey(job.checkpointId);
+  // The stored state is read back like any input: parsed by its schema, refused whole if it does not fit.
+  const stored = job.resume ? await deps.blobs.get(key) : null;
   const state: CrawlState | null = stored ? parseCrawlState(JSON.parse(stored.toString('utf8'))) : null;
-  const request = analysis.crawlRequest;
+  const request = job.crawlRequest;
   let lost = false;
-  const result = await runCrawl({ ...request, analysisId: analysis.id }, state, {
+  const result = await runCrawl({ ...request, analysisId: job.analysisId }, state, {
     ...deps.crawlOptions,
     deadline: runDeadline - FINISH_RESERVE_MS,
     allowPrivateTargets: deps.allowPrivateTargets,
     ownPorts: deps.ownPorts,
     blobStore: deps.blobs,
+    checkpointKey: key,
     onProgress: async (p) => {
-      const held = await updateProgress(db, analysis.id, runId, {
+      const held = await deps.writer.progress(run, {
         stage: p.phase,
         progress: p.progress,
-        currentPage: p.currentPage,
+        currentPage: p.currentPage?.slice(0, WRITER_LIMITS.urlChars) ?? null,
         totalPages: p.totalPages,
-        leaseUntil: Date.now() + leaseFor(),
       });
       if (!held) lost = true;
     },
   });
   if (lost) {
-    log.warn('another run took the analysis over; this run stops without writing');
-    return false;
+    log.warn('the writer refused this run (another run took the analysis over); it stops without writing');
+    return { outcome: 'lost' };
   }
 
   if (!result.done) {
     await deps.blobs.put(key, JSON.stringify(result.state), 'application/json');
-    if (!(await releaseAnalysis(db, analysis.id, runId))) return false;
-    const delaySeconds = Math.ceil((result.resumeAfterMs ?? 0) / 1000);
-    await deps.queue.send({ analysisId: analysis.id }, { group: analysis.userId, delaySeconds });
+    const delaySeconds = Math.min(900, Math.ceil((result.resumeAfterMs ?? 0) / 1000));
     log.info('crawl continues in a new run', { pagesDone: result.state.pagesDone, delaySeconds });
-    return false;
+    return { outcome: 'continue', delaySeconds };
   }
 
   const crawled = result.state.pages.filter((p) => p.status < 400);
@@ -159,17 +98,16 @@ async function crawlAndFinish(
     const errors = result.state.errors;
     const first = firstCrawlError(errors);
     const headline = first ? `No page could be crawled: ${first}` : 'No page could be crawled.';
-    await failAnalysis(db, analysis.id, runId, [headline, ...errors.filter((e) => e !== first)]);
+    const failed = await deps.writer.fail(run, cutErrors([headline, ...errors.filter((e) => e !== first)]));
     await deps.blobs.delete(key);
-    return true;
+    return { outcome: failed ? 'finished' : 'lost' };
   }
   const progress = (stage: 'generating' | 'verifying', fraction: number) =>
-    updateProgress(db, analysis.id, runId, {
+    deps.writer.progress(run, {
       stage,
       progress: Math.max(result.state.progress, phaseProgress(stage, fraction)),
       currentPage: null,
       totalPages: result.state.pages.length,
-      leaseUntil: Date.now() + leaseFor(),
     });
   await progress('generating', 0);
 
@@ -182,7 +120,7 @@ async function crawlAndFinish(
   } as const;
   let artifact: CrawlArtifact = marked.artifact;
   // Policies of a domain's analysis report to the product (report-uri, and report-to for the Reporting API).
-  const reporting = analysis.reportUri ? { reportUri: analysis.reportUri, reportTo: REPORTING_GROUP } : {};
+  const reporting = job.reportUri ? { reportUri: job.reportUri, reportTo: REPORTING_GROUP } : {};
   let allowlist = generatePolicy(artifact, { mode: 'allowlist', budget, ...reporting });
 
   // A policy we hand out is one we have tried: a sample of the pages again, with it as report-only and the
@@ -203,7 +141,8 @@ async function crawlAndFinish(
       ...(deps.crawlOptions?.interactionBudgetMs !== undefined
         ? { interactionBudgetMs: deps.crawlOptions.interactionBudgetMs }
         : {}),
-      onPage: (checked, total) => void progress('verifying', from + ((to - from) * checked) / total),
+      onPage: (checked, total) =>
+        void progress('verifying', from + ((to - from) * checked) / total).catch(() => false),
     });
   await progress('verifying', 0);
   // Verification reads violations in the page itself: the crawler must not post reports to the product.
@@ -252,48 +191,39 @@ async function crawlAndFinish(
     refined,
     remaining: final.blocked,
   };
-  // One audit per policy: the stored findings every screen reads (badge, issues, grade, recommendations).
+  // The resource stats count the audit's issues (the writer audits the policies again for what it stores).
   const audit = auditPolicy(allowlist.rules, { generatorFindings: findings });
-  const strictAudit = auditPolicy(strict.rules, { generatorFindings: strict.findings });
   const needsAttention =
     final.violations > 0 ||
     capture.pagesIncomplete > 0 ||
     !allowlist.budget.fits ||
     findings.some((f) => f.severity === 'high');
-  const completed = await completeAnalysis(db, analysis.id, runId, {
+  const completed = await deps.writer.complete(run, {
     cspRules: allowlist.rules,
     strictCspRules: strict.rules,
+    findings,
+    strictFindings: strict.findings,
     resourceStats: computeResourceStats(artifact, audit),
-    errors,
+    errors: cutErrors(errors),
     totalPages: result.state.pages.length,
     verification,
-    findings,
-    audit,
-    strictAudit,
     capture,
     budget: allowlist.budget,
     needsAttention,
+    // What the crawl saw, for judging a domain's violation reports later (the writer keeps it for those).
+    knowledge: packKnowledge(crawlKnowledge(job.analysisId, artifact)).toString('base64'),
   });
-  if (completed) {
-    // Achievements of a completed analysis: one more analysis, and what its policy earned.
-    await recordAchievementEvent(db, log, analysis.userId, {
-      add: {
-        analyses: 1,
-        cleanPolicies: audit.findings.some((f) => f.code === 'unsafe-inline') ? 0 : 1,
-        verifiedClean: final.pagesChecked > 0 && final.violations === 0 ? 1 : 0,
-        aPlus: audit.grade === 'A+' || strictAudit.grade === 'A+' ? 1 : 0,
-      },
-    });
-    // What the crawl saw, for judging the domain's violation reports later (suggestions).
-    if (analysis.domainId) await putKnowledge(db, crawlKnowledge(analysis.id, artifact));
-    await deps.blobs.delete(key);
+  if (!completed) {
+    log.warn('the writer refused the result (another run took the analysis over)');
+    return { outcome: 'lost' };
   }
+  await deps.blobs.delete(key);
   log.info('analysis completed', {
     pages: result.state.pages.length,
     firstPassViolations: first.violations,
     violations: final.violations,
   });
-  return true;
+  return { outcome: 'finished' };
 }
 
 function withoutReporting(rules: CspRules): CspRules {

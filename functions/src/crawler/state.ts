@@ -8,7 +8,7 @@ const { maxPages, crawlDelay } = CRAWL_LIMITS;
 
 /** What the crawler is asked to do: the API's crawl request (already validated there) and its analysis. */
 export const crawlJobSchema = z.object({
-  /** The analysis this crawl belongs to (names checkpoints in the blob store). */
+  /** The analysis this crawl belongs to (for logs). */
   analysisId: z.string().optional(),
   url: z.string().optional(),
   urlList: z.array(z.string()).max(CRAWL_LIMITS.urlList.max).default([]),

@@ -1,6 +1,7 @@
 // Analyses (csp_analyses): created pending by the API, then owned by one crawler run at a time through a
 // lease (runId + leaseUntil), so a message delivered twice does not crawl twice and a crashed run can be
-// taken over once its lease has lapsed.
+// taken over once its lease has lapsed. The run id is the digest of the run's token (run-token.ts): every
+// conditional update of a run checks it, so a write for an analysis needs the token of its current run.
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { queuePosition } from '@csp/shared/analyses/queue-position';
 import { auditPolicy, type PolicyAudit } from '@csp/shared/csp/audit';
@@ -40,11 +41,14 @@ import {
   userAnalysesPartition,
 } from './keys';
 import { queryPartition } from './query';
+import { newCheckpointId } from './run-token';
 
 export interface AnalysisRecord extends Analysis {
   crawlRequest: CrawlRequest;
-  /** The crawler run holding the analysis, and until when (epoch ms). */
+  /** The crawler run holding the analysis (its token's digest), and until when (epoch ms). */
   runId: string | null;
+  /** Names the analysis' crawl state in the blob store; random, set by the first claim. */
+  checkpointId?: string;
   leaseUntil: number | null;
   /** How many times a run was started (first delivery, continuations and retries). */
   runs: number;
@@ -79,6 +83,7 @@ export function toAnalysis(r: AnalysisRecord): Analysis {
     reportUri: _u,
     pagesReserved: _p,
     budgetDay: _d,
+    checkpointId: _k,
     ...rest
   } = r;
   const shown: Analysis = { ...rest, startedAt: rest.startedAt ?? null };
@@ -241,8 +246,15 @@ async function settleQuota(db: Db, item: Record<string, unknown>, pagesUsed: num
   if (reserved && day) await refundPages(db, userId, day, reserved - Math.max(0, pagesUsed));
 }
 
-export async function getAnalysis(db: Db, id: string): Promise<AnalysisRecord | null> {
-  const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: analysisKey(id) }));
+/** `consistent`: a strongly consistent read, for deciding right after a write (the crawl's outcome). */
+export async function getAnalysis(db: Db, id: string, consistent = false): Promise<AnalysisRecord | null> {
+  const res = await db.doc.send(
+    new GetCommand({
+      TableName: db.table,
+      Key: analysisKey(id),
+      ...(consistent ? { ConsistentRead: true } : {}),
+    }),
+  );
   return res.Item ? fromItem(res.Item) : null;
 }
 
@@ -277,7 +289,8 @@ export async function claimAnalysis(
         ConditionExpression:
           'attribute_exists(pk) AND (#s = :pending OR (#s = :running AND (runId = :run OR leaseUntil < :now)))',
         UpdateExpression:
-          'SET #s = :running, runId = :run, leaseUntil = :lease, startedAt = if_not_exists(startedAt, :iso) ADD runs :one',
+          'SET #s = :running, runId = :run, leaseUntil = :lease, startedAt = if_not_exists(startedAt, :iso), ' +
+          'checkpointId = if_not_exists(checkpointId, :checkpoint) ADD runs :one',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: {
           ':pending': 'pending',
@@ -286,6 +299,7 @@ export async function claimAnalysis(
           ':now': now,
           ':lease': now + leaseMs,
           ':iso': nowIso(),
+          ':checkpoint': newCheckpointId(),
           ':one': 1,
         },
         ReturnValues: 'ALL_NEW',

@@ -1,7 +1,8 @@
 // The IAM policy of each restricted function allows only the key prefixes in shared/src/store/key-prefixes.ts
-// (dynamodb:LeadingKeys). Here each one runs its real code on DynamoDB Local — a real crawl of a loopback
-// site, reports through the real endpoint and consumer (inline code included), a dead-lettered crawl —
-// through a handle that records every partition it touches. Anything outside its list would be refused in
+// (dynamodb:LeadingKeys); the crawler has no table access at all. Here each one runs its real code on
+// DynamoDB Local — a real crawl of a loopback site (coordinator, crawler, writer), reports through the real
+// endpoint and consumer (inline code included), a dead-lettered crawl — through a handle that records every
+// partition it touches. Anything outside its list would be refused in
 // AWS, so it fails here first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { FUNCTION_KEY_PREFIXES, type RestrictedFunction } from '@csp/shared/store/key-prefixes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBlobStore } from '../blobs';
+import { inProcessCrawlWriter } from '../crawl-writer/writer';
 import { type FixtureSites, startFixtureSites } from '../crawler/fixtures/sites';
 import { createCrawlHandler } from '../crawler/handler';
 import type { LocalServer } from '../local/server';
@@ -21,7 +23,8 @@ import { sqsRecord } from '../testing/sqs-events';
 
 const blobDir = mkdtempSync(join(tmpdir(), 'csp-blobs-'));
 const touched: Record<RestrictedFunction, Touch[]> = {
-  crawler: [],
+  crawlCoordinator: [],
+  crawlWriter: [],
   crawlDeadLetter: [],
   reportIngest: [],
   reportConsumer: [],
@@ -45,8 +48,10 @@ beforeAll(async () => {
   server = await startTestServer({
     dbFor: record,
     crawlHandler: (deps) =>
+      // The crawler code itself gets no table handle at all: only the writer, on the writer's own.
       createCrawlHandler({
-        db: record('crawler', deps.db),
+        db: record('crawlCoordinator', deps.db),
+        writer: inProcessCrawlWriter(record('crawlWriter', deps.db), deps.logger),
         queue: deps.queue,
         logger: deps.logger,
         blobs: new LocalBlobStore(blobDir),
@@ -63,7 +68,7 @@ afterAll(async () => {
 });
 
 describe('least privilege of the restricted functions', () => {
-  it('crawler, dead-letter handler, report ingest and consumer touch only their key prefixes', async () => {
+  it('crawl coordinator and writer, dead-letter handler, report ingest and consumer touch only their key prefixes', async () => {
     const { client } = await registeredClient(server.url);
     const domain = await (
       await client.post('/api/domains', { name: 'Fixture', url: `${sites.origins.main}/` })
@@ -118,8 +123,13 @@ describe('least privilege of the restricted functions', () => {
       expect(touched[fn].length, fn).toBeGreaterThan(0);
       expect(outside(touched[fn], FUNCTION_KEY_PREFIXES[fn]), fn).toEqual([]);
     }
-    // The crawler needs no index at all, and writes achievements (an analysis completed).
-    expect(touched.crawler.filter((t) => t.index)).toEqual([]);
-    expect(touched.crawler.some((t) => t.partition.startsWith('ACHIEVE#'))).toBe(true);
+    // Coordinator and writer need no index at all; the writer writes achievements (an analysis completed)
+    // and the crawl's knowledge; the crawler is not in the list: it has no table access.
+    for (const fn of ['crawlCoordinator', 'crawlWriter'] as const) {
+      expect(touched[fn].filter((t) => t.index)).toEqual([]);
+    }
+    expect(touched.crawlWriter.some((t) => t.partition.startsWith('ACHIEVE#'))).toBe(true);
+    expect(touched.crawlCoordinator.some((t) => t.partition.startsWith('RUNSLOTS#'))).toBe(true);
+    expect(Object.keys(FUNCTION_KEY_PREFIXES)).not.toContain('crawler');
   });
 });

@@ -20,13 +20,14 @@ export const KEY_PREFIX = {
 const P = KEY_PREFIX;
 
 /**
- * What each function other than the API may touch. The crawler runs a browser on untrusted pages: a
- * compromise must not reach users, sessions, secrets or reports, so it gets analyses, its run slots, the
- * user's crawl quota (waiting analyses and daily pages, released and refunded as analyses start and end) and
- * achievements only.
+ * What each function other than the API may touch. The crawler itself runs a browser on hostile pages and
+ * gets no table access at all: the crawl coordinator (which claims analyses and takes run slots) and the
+ * crawl writer (the only way a crawler run writes, with its run's token) hold what it needs, including the
+ * user's crawl quota (waiting analyses and daily pages, released and refunded as analyses start and end).
  */
 export const FUNCTION_KEY_PREFIXES = {
-  crawler: [P.analysis, P.runSlots, P.crawlQuota, P.achievements],
+  crawlCoordinator: [P.analysis, P.runSlots, P.crawlQuota],
+  crawlWriter: [P.analysis, P.crawlQuota, P.achievements],
   crawlDeadLetter: [P.analysis, P.crawlQuota],
   reportIngest: [P.domainUuid, P.domain],
   reportConsumer: [

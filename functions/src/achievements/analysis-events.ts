@@ -1,0 +1,18 @@
+// What a completed analysis adds to its owner's achievement counters: one more analysis, and what its
+// policies earned. Read from the writer's own audits of the policies (crawl-writer/writer.ts).
+import type { Counters } from '@csp/shared/achievements/catalogue';
+import type { PolicyAudit } from '@csp/shared/csp/audit';
+import type { Verification } from '@csp/shared/schemas/analysis';
+
+export function achievementsOfCompletedRun(
+  audit: PolicyAudit,
+  strictAudit: PolicyAudit | null,
+  verification: Verification,
+): Counters {
+  return {
+    analyses: 1,
+    cleanPolicies: audit.findings.some((f) => f.code === 'unsafe-inline') ? 0 : 1,
+    verifiedClean: verification.pagesChecked > 0 && verification.violations === 0 ? 1 : 0,
+    aPlus: audit.grade === 'A+' || strictAudit?.grade === 'A+' ? 1 : 0,
+  };
+}
