@@ -34,21 +34,24 @@ function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] 
   return error.issues[0]?.message ?? 'The report is not valid';
 }
 
-/** Keywords browsers write in blocked-uri instead of a URL, in one spelling. */
-const BLOCKED_KEYWORDS: Record<string, string> = {
-  inline: 'inline',
-  eval: 'eval',
-  'wasm-eval': 'wasm-eval',
-  self: 'self',
-  data: 'data:',
-  blob: 'blob:',
-  'trusted-types-policy': 'trusted-types-policy',
-  'trusted-types-sink': 'trusted-types-sink',
-};
+/**
+ * Keywords browsers write in blocked-uri instead of a URL, in one spelling. A Map: blocked-uri is the
+ * browser's (or an attacker's) text, and `constructor` or `__proto__` must not find anything.
+ */
+const BLOCKED_KEYWORDS = new Map<string, string>([
+  ['inline', 'inline'],
+  ['eval', 'eval'],
+  ['wasm-eval', 'wasm-eval'],
+  ['self', 'self'],
+  ['data', 'data:'],
+  ['blob', 'blob:'],
+  ['trusted-types-policy', 'trusted-types-policy'],
+  ['trusted-types-sink', 'trusted-types-sink'],
+]);
 
 export function normalizeBlockedUri(raw: string | undefined): string {
   const v = (raw ?? '').trim();
-  return BLOCKED_KEYWORDS[v.toLowerCase()] ?? v;
+  return BLOCKED_KEYWORDS.get(v.toLowerCase()) ?? v;
 }
 
 function fromLegacy(raw: unknown, receivedAt: Date, userAgent: string | undefined): NormalizedReport {
