@@ -3,7 +3,7 @@
 // failed jobs end in a dead-letter queue that a small Lambda turns into failed analyses.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { FUNCTION_KEY_PREFIXES } from '@csp/shared/store/key-prefixes';
+import { FUNCTION_KEY_PREFIXES, FUNCTION_WRITE_KEY_PREFIXES } from '@csp/shared/store/key-prefixes';
 import { Annotations, CfnOutput, Duration, Fn, Size, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -284,6 +284,7 @@ export class CspGeneratorStack extends Stack {
         accessMode: 'readWrite',
         indexes: true,
         leadingKeys: FUNCTION_KEY_PREFIXES.reportConsumer,
+        writeLeadingKeys: FUNCTION_WRITE_KEY_PREFIXES.reportConsumer,
       });
       consumer.addEventSource(
         new SqsEventSource(reports.queue, {

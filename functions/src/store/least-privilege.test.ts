@@ -6,7 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FUNCTION_KEY_PREFIXES, type RestrictedFunction } from '@csp/shared/store/key-prefixes';
+import {
+  FUNCTION_KEY_PREFIXES,
+  FUNCTION_WRITE_KEY_PREFIXES,
+  type RestrictedFunction,
+} from '@csp/shared/store/key-prefixes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBlobStore } from '../blobs';
 import { type FixtureSites, startFixtureSites } from '../crawler/fixtures/sites';
@@ -118,6 +122,16 @@ describe('least privilege of the restricted functions', () => {
       expect(touched[fn].length, fn).toBeGreaterThan(0);
       expect(outside(touched[fn], FUNCTION_KEY_PREFIXES[fn]), fn).toEqual([]);
     }
+    // Where a function writes only part of its prefixes, its writes stay there (it reads the others).
+    const writes = (list: Touch[]) =>
+      list.filter((t) => /^(Put|Update|Delete|BatchWrite|TransactWrite)Command$/.test(t.command));
+    for (const [fn, prefixes] of Object.entries(FUNCTION_WRITE_KEY_PREFIXES)) {
+      const written = writes(touched[fn as RestrictedFunction]);
+      expect(written.length, fn).toBeGreaterThan(0);
+      expect(outside(written, prefixes), fn).toEqual([]);
+    }
+    // The consumer reads the domain and the crawl it judges reports against, and writes neither.
+    expect(touched.reportConsumer.some((t) => t.partition.startsWith('ANALYSIS#'))).toBe(true);
     // The crawler needs no index at all, and writes achievements (an analysis completed).
     expect(touched.crawler.filter((t) => t.index)).toEqual([]);
     expect(touched.crawler.some((t) => t.partition.startsWith('ACHIEVE#'))).toBe(true);
