@@ -198,6 +198,46 @@ describe('hostile reporters', () => {
     expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('polluted');
   });
 
+  it('a page of reports carrying 16 KB policies and 2 KB URLs stays under 1 MB; its cursor goes on', async () => {
+    const { client, domain } = await ownerWithDomain();
+    const n = 60;
+    const long = (i: number) => `${SITE}/${String(i).padStart(4, '0')}/${'p'.repeat(2000)}`;
+    for (let i = 0; i < n; i++) {
+      const res = await fetch(`${server.url}/api/uri-report?domain=${domain.uuid}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/csp-report' },
+        body: JSON.stringify({
+          'csp-report': {
+            'document-uri': long(i),
+            referrer: long(i),
+            'source-file': long(i),
+            'violated-directive': 'img-src',
+            'blocked-uri': `https://big${i}.example.net/${'b'.repeat(2000)}`,
+            'original-policy': `img-src 'self' https://x${i}.example; ${'a'.repeat(17_000)}`,
+          },
+        }),
+      });
+      expect(res.status).toBe(204);
+    }
+    await server.reportQueue.idle();
+    const seen = new Set<string>();
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = `?limit=200${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = await timedGet<ReportList>(client, `/api/domains/${domain.id}/uri-reports${query}`);
+      expect(page.bytes).toBeLessThan(MB);
+      for (const r of page.body.reports) {
+        expect(r.originalPolicy?.length).toBe(REPORT_LIMITS.maxPolicyChars);
+        seen.add(r.id);
+      }
+      cursor = page.body.nextCursor;
+      pages += 1;
+    } while (cursor && pages < 10);
+    expect(seen.size).toBe(n);
+    expect(pages).toBeGreaterThan(1);
+  });
+
   it('items written only for the suspicious-group watch expire', async () => {
     const { domain } = await ownerWithDomain();
     const res = await sendBatch(domain.uuid, ['inline'], {

@@ -45,6 +45,11 @@ export const REPORT_LIMITS = {
   /** Page size of the owner API's report list. */
   pageSize: 50,
   maxPageSize: 200,
+  /**
+   * A page of the report list ends early past this many bytes of reports (each may carry a 16 KB policy and
+   * four 2 KB URLs), so the whole answer stays under 1 MB; its cursor goes on from there.
+   */
+  maxListPageBytes: 600 * 1024,
   /** Stored string lengths: reports are attacker input, so nothing unbounded is kept. */
   maxUrlChars: 2048,
   maxDirectiveChars: 256,
