@@ -38,8 +38,7 @@ import { createReportConsumer } from '../src/report-ingest/consumer';
 import { batchPut } from '../src/store/batch';
 import { createDb, type Db } from '../src/store/db';
 import { createDomain } from '../src/store/domains';
-import { reportCountKey } from '../src/store/keys';
-import { counterShard, hourOf, windowCounts, windowStats } from '../src/store/report-counts';
+import { counterItem, counterShard, hourOf, windowCounts, windowStats } from '../src/store/report-counts';
 import { ensureTable } from '../src/store/table';
 import type { LoadOptions, LoadResult } from './ingest-load';
 
@@ -273,15 +272,17 @@ async function main() {
     const groups = Array.from({ length: 50_000 }, (_, i) => {
       const directive = i % 3 === 0 ? 'script-src-elem' : 'img-src';
       const source = `https://host-${i}.sources.example`;
-      return {
-        ...reportCountKey(listDomain.id, counterShard(directive, source), hour, directive, source),
+      const shard = counterShard(directive, source);
+      const hits = 1 + ((i * 7919) % 1000);
+      return counterItem(listDomain.id, {
+        shard,
+        hour,
         directive,
         source,
-        hour,
-        hits: 1 + ((i * 7919) % 1000),
+        hits,
         firstSeen: at,
         lastSeen: at,
-      };
+      });
     });
     for (let i = 0; i < groups.length; i += 5000) {
       await Promise.all(

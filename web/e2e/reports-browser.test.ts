@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { batchPut } from '@csp/functions/src/store/batch';
-import { reportCountKey, reportStatsKey } from '@csp/functions/src/store/keys';
-import { counterShard, hourOf } from '@csp/functions/src/store/report-counts';
+import { reportStatsKey } from '@csp/functions/src/store/keys';
+import { counterItem, counterShard, hourOf } from '@csp/functions/src/store/report-counts';
 import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
 import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import { generatePolicy } from '@csp/shared/csp/generate';
@@ -217,15 +217,16 @@ describe('violation reports from a real browser', () => {
     const before = await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json();
     const items: Record<string, unknown>[] = Array.from({ length: n }, (_, i) => {
       const source = `https://seed-${i}.flood.example`;
-      return {
-        ...reportCountKey(domain.id, counterShard('img-src', source), hour, 'img-src', source),
+      const shard = counterShard('img-src', source);
+      return counterItem(domain.id, {
+        shard,
+        hour,
         directive: 'img-src',
         source,
-        hour,
         hits: 1,
         firstSeen: now,
         lastSeen: now,
-      };
+      });
     });
     items.push({ ...reportStatsKey(domain.id, hour), received: before.total + n, kept: before.stored });
     await batchPut(server.deps.db, items);

@@ -11,7 +11,7 @@ import { createLogger } from '../logger';
 import { batchPut } from '../store/batch';
 import { reportCountKey, reportStatsKey, suspiciousSeenPartition } from '../store/keys';
 import { queryTable } from '../store/query';
-import { counterShard, hourOf } from '../store/report-counts';
+import { counterItem, counterShard, hourOf } from '../store/report-counts';
 import { registeredClient, startTestServer } from '../testing/api-server';
 import type { HttpClient } from '../testing/http-client';
 import { until } from '../testing/reports';
@@ -269,18 +269,11 @@ describe('hostile reporters', () => {
     const items = Array.from({ length: n }, (_, i) => {
       const directive = i % 3 === 0 ? 'script-src-elem' : 'img-src';
       const source = `https://host-${i}.sources.example`;
-      return {
-        ...reportCountKey(domain.id, counterShard(directive, source), hour, directive, source),
-        directive,
-        source,
-        hour,
-        hits: 1 + ((i * 7919) % 1000),
-        firstSeen: now,
-        lastSeen: now,
-        expiresAt: Math.floor(Date.now() / 1000) + 86_400,
-      };
+      const shard = counterShard(directive, source);
+      const hits = 1 + ((i * 7919) % 1000);
+      return counterItem(domain.id, { shard, hour, directive, source, hits, firstSeen: now, lastSeen: now });
     });
-    const total = items.reduce((s, i) => s + i.hits, 0);
+    const total = items.reduce((s, i) => s + Number(i.hits), 0);
     items.push({ ...reportStatsKey(domain.id, hour), received: total, kept: 0 } as never);
     for (let i = 0; i < items.length; i += 5000) {
       await Promise.all([0, 1, 2, 3].map((k) => batchPut(db, items.slice(i + k * 1250, i + (k + 1) * 1250))));

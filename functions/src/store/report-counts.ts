@@ -9,6 +9,7 @@ import * as z from 'zod';
 import { batchDelete, batchGet } from './batch';
 import { type Db, epochSeconds } from './db';
 import {
+  parseReportCountSk,
   reportCountKey,
   reportCountPartition,
   reportGuardKey,
@@ -145,36 +146,35 @@ export async function applyCounts(
       Update: {
         TableName: db.table,
         Key: reportOtherCountKey(domainId, o.hour),
-        UpdateExpression:
-          'ADD hits :n SET #hour = :h, firstSeen = if_not_exists(firstSeen, :f), lastSeen = :l, expiresAt = :e',
-        ExpressionAttributeNames: { '#hour': 'hour' },
+        UpdateExpression: 'ADD hits :n SET fs = if_not_exists(fs, :f), ls = :l, expiresAt = :e',
         ExpressionAttributeValues: {
           ':n': o.hits,
-          ':h': o.hour,
-          ':f': o.firstSeen,
-          ':l': o.lastSeen,
+          ':f': Date.parse(o.firstSeen),
+          ':l': Date.parse(o.lastSeen),
           ':e': retentionExpiry(hourStartMs(o.hour)),
         },
       },
     });
   }
   for (const g of delta.counters) {
+    const { Key, text } = counterKeyAndText(domainId, g);
+    const values: Record<string, unknown> = {
+      ':n': g.hits,
+      ':f': Date.parse(g.firstSeen),
+      ':l': Date.parse(g.lastSeen),
+      ':e': retentionExpiry(hourStartMs(g.hour)),
+    };
+    const sets = ['fs = if_not_exists(fs, :f)', 'ls = :l', 'expiresAt = :e'];
+    for (const [name, value] of Object.entries(text)) {
+      values[`:${name}`] = value;
+      sets.push(`${name} = :${name}`);
+    }
     items.push({
       Update: {
         TableName: db.table,
-        Key: reportCountKey(domainId, g.shard, g.hour, g.directive, g.source),
-        UpdateExpression:
-          'ADD hits :n SET directive = :d, #source = :s, #hour = :h, firstSeen = if_not_exists(firstSeen, :f), lastSeen = :l, expiresAt = :e',
-        ExpressionAttributeNames: { '#source': 'source', '#hour': 'hour' },
-        ExpressionAttributeValues: {
-          ':n': g.hits,
-          ':d': g.directive,
-          ':s': g.source.slice(0, REPORT_LIMITS.maxGroupSourceChars),
-          ':h': g.hour,
-          ':f': g.firstSeen,
-          ':l': g.lastSeen,
-          ':e': retentionExpiry(hourStartMs(g.hour)),
-        },
+        Key,
+        UpdateExpression: `ADD hits :n SET ${sets.join(', ')}`,
+        ExpressionAttributeValues: values,
       },
     });
   }
@@ -247,7 +247,7 @@ async function queryAll(
   pk: string,
   fromHour: string,
   toHour: string,
-  projection?: { expression: string; names: Record<string, string> },
+  projection?: { expression: string },
 ) {
   const r = hourRange(fromHour, toHour);
   const items: Record<string, unknown>[] = [];
@@ -258,9 +258,7 @@ async function queryAll(
         TableName: db.table,
         KeyConditionExpression: `pk = :p AND ${r.cond}`,
         ExpressionAttributeValues: { ':p': pk, ...r.values },
-        ...(projection
-          ? { ProjectionExpression: projection.expression, ExpressionAttributeNames: projection.names }
-          : {}),
+        ...(projection ? { ProjectionExpression: projection.expression } : {}),
         ExclusiveStartKey: start,
       }),
     );
@@ -275,6 +273,33 @@ export interface WindowCounts {
   groups: ReportGroupCount[];
   /** Reports of sources beyond an hour's cap of new groups: counted in total only. */
   overCap: number;
+}
+
+/**
+ * A counter's key, and the text its key holds only as a digest (a long or odd directive or source): kept as
+ * `dtext` / `stext`, the source cut to REPORT_LIMITS.maxGroupSourceChars. Everything else about a counter is
+ * its hits and first and last report (`fs`, `ls`, epoch milliseconds): small items, quick to read in bulk.
+ */
+function counterKeyAndText(domainId: string, g: Omit<CounterDelta, 'hits' | 'firstSeen' | 'lastSeen'>) {
+  const Key = reportCountKey(domainId, g.shard, g.hour, g.directive, g.source);
+  const parsed = parseReportCountSk(Key.sk);
+  const text: { dtext?: string; stext?: string } = {};
+  if (parsed?.directive === null) text.dtext = g.directive.slice(0, REPORT_LIMITS.maxGroupSourceChars);
+  if (parsed?.source === null) text.stext = g.source.slice(0, REPORT_LIMITS.maxGroupSourceChars);
+  return { Key, text };
+}
+
+/** A counter item as the consumer leaves it (tests and the benchmark store many at once with it). */
+export function counterItem(domainId: string, g: CounterDelta): Record<string, unknown> {
+  const { Key, text } = counterKeyAndText(domainId, g);
+  return {
+    ...Key,
+    ...text,
+    hits: g.hits,
+    fs: Date.parse(g.firstSeen),
+    ls: Date.parse(g.lastSeen),
+    expiresAt: retentionExpiry(hourStartMs(g.hour)),
+  };
 }
 
 /** Exact counts per group over the hours given (one Query per shard), most reported first. */
@@ -293,7 +318,10 @@ export async function windowCounts(
     )
   ).flat();
   // Keyed by the sort key without its hour: the group's bounded identity (a long source is a digest there).
-  const groups = new Map<string, ReportGroupCount>();
+  const groups = new Map<
+    string,
+    { directive: string; source: string; count: number; fs: number; ls: number }
+  >();
   let overCap = 0;
   for (const item of items) {
     const hits = Number(item.hits ?? 0);
@@ -303,38 +331,43 @@ export async function windowCounts(
       overCap += hits;
       continue;
     }
-    const key = sk.slice(sk.indexOf('#') + 1);
-    const firstSeen = String(item.firstSeen);
-    const lastSeen = String(item.lastSeen);
+    const parsed = parseReportCountSk(sk);
+    if (!parsed) continue;
+    const key = sk.slice(14);
+    const fs = Number(item.fs);
+    const ls = Number(item.ls);
     const g = groups.get(key);
     if (!g) {
       groups.set(key, {
-        directive: String(item.directive),
-        source: String(item.source),
+        directive: parsed.directive ?? String(item.dtext ?? ''),
+        source: parsed.source ?? String(item.stext ?? ''),
         count: hits,
-        firstSeen,
-        lastSeen,
+        fs,
+        ls,
       });
       continue;
     }
     g.count += hits;
-    if (firstSeen < g.firstSeen) g.firstSeen = firstSeen;
-    if (lastSeen > g.lastSeen) g.lastSeen = lastSeen;
+    if (fs < g.fs) g.fs = fs;
+    if (ls > g.ls) g.ls = ls;
   }
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return {
-    groups: [...groups.values()].sort(
-      (a, b) =>
-        b.count - a.count || a.directive.localeCompare(b.directive) || a.source.localeCompare(b.source),
-    ),
+    groups: [...groups.values()]
+      .sort((a, b) => b.count - a.count || order(a.directive, b.directive) || order(a.source, b.source))
+      .map((g) => ({
+        directive: g.directive,
+        source: g.source,
+        count: g.count,
+        firstSeen: new Date(g.fs).toISOString(),
+        lastSeen: new Date(g.ls).toISOString(),
+      })),
     overCap,
   };
 }
 
-/** What a window's counts are read with: 50,000 groups are read in about a second on DynamoDB Local. */
-const COUNTER_PROJECTION = {
-  expression: 'sk, directive, #source, hits, firstSeen, lastSeen',
-  names: { '#source': 'source' },
-};
+/** What a window's counts are read with: the key, the hits, the first and last report (and rare texts). */
+const COUNTER_PROJECTION = { expression: 'sk, hits, fs, ls, dtext, stext' };
 
 export interface HourStats {
   hour: string;
