@@ -22,8 +22,12 @@ import {
 
 /** Keys read and deleted per page. */
 const PAGE = 500;
-/** A step's holder has this long; a step stops well before (budgetMs). */
-const LEASE_MS = 30_000;
+/**
+ * A step's holder has this long, renewed after each page; a step stops well before (budgetMs). In AWS the
+ * step the API starts after its 202 is frozen with its Lambda: the panel's polls take over once this runs
+ * out.
+ */
+const LEASE_MS = 10_000;
 /** A finished job is shown for a day, then expires. */
 const DONE_TTL_SECONDS = 24 * 3600;
 
