@@ -11,6 +11,7 @@ import { createLogger } from '../logger';
 import { batchPut } from '../store/batch';
 import { reportCountKey, reportStatsKey, suspiciousSeenPartition } from '../store/keys';
 import { queryTable } from '../store/query';
+import { startReportClear } from '../store/report-clear';
 import { counterItem, counterShard, hourOf } from '../store/report-counts';
 import { registeredClient, startTestServer } from '../testing/api-server';
 import type { HttpClient } from '../testing/http-client';
@@ -236,6 +237,43 @@ describe('hostile reporters', () => {
     } while (cursor && pages < 10);
     expect(seen.size).toBe(n);
     expect(pages).toBeGreaterThan(1);
+  });
+
+  it('a clearing nobody runs (its Lambda frozen after the 202) is finished by the polls', async () => {
+    const { client, domain } = await ownerWithDomain();
+    const hour = hourOf(new Date().toISOString());
+    const now = new Date().toISOString();
+    const n = 3000;
+    await batchPut(
+      server.deps.db,
+      Array.from({ length: n }, (_, i) => {
+        const source = `https://frozen-${i}.example`;
+        const shard = counterShard('img-src', source);
+        return counterItem(domain.id, {
+          shard,
+          hour,
+          directive: 'img-src',
+          source,
+          hits: 1,
+          firstSeen: now,
+          lastSeen: now,
+        });
+      }),
+    );
+    // Started as the API starts it, without the step that would follow the answer.
+    expect(await startReportClear(server.deps.db, domain.id)).toMatchObject({ state: 'running', deleted: 0 });
+    let polls = 0;
+    let job: ReportClearJob | null = null;
+    do {
+      job = (
+        (await (await client.get(`/api/domains/${domain.id}/uri-reports/clear`)).json()) as {
+          job: ReportClearJob;
+        }
+      ).job;
+      polls += 1;
+    } while (job?.state === 'running' && polls < 200);
+    expect(job).toMatchObject({ state: 'done', deleted: n });
+    expect((await reportList(client, domain.id)).groupTotal).toBe(0);
   });
 
   it('items written only for the suspicious-group watch expire', async () => {
