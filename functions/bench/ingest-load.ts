@@ -20,6 +20,8 @@ export interface LoadOptions {
   seqStart: number;
   /** Sent before measuring (connections opened, code warmed up); acked, but not timed. */
   warmupMs: number;
+  /** Every report names a source of its own (a flood of made-up origins) instead of one of four. */
+  distinctSources?: boolean;
 }
 
 export interface LoadResult {
@@ -42,12 +44,12 @@ const SOURCES = [
   'https://api.example.io/v1/x',
 ];
 
-function body(seq: number): string {
+function body(seq: number, distinct = false): string {
   return JSON.stringify({
     'csp-report': {
       'document-uri': `https://shop.example.com/p/${seq % 50}`,
       'violated-directive': DIRECTIVES[seq % DIRECTIVES.length],
-      'blocked-uri': SOURCES[seq % SOURCES.length],
+      'blocked-uri': distinct ? `https://s${seq}.flood.example/x.js` : SOURCES[seq % SOURCES.length],
       'line-number': seq,
       'column-number': 7,
       'original-policy': "default-src 'self'; report-uri /api/uri-report",
@@ -75,7 +77,7 @@ async function run(o: LoadOptions): Promise<LoadResult> {
   const post = (scheduledAt: number) =>
     new Promise<void>((done) => {
       const n = seq++;
-      const data = body(n);
+      const data = body(n, o.distinctSources);
       sent++;
       const req = request(
         {

@@ -7,7 +7,7 @@
 // the same `cdk deploy --all`).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { FUNCTION_KEY_PREFIXES } from '@csp/shared/store/key-prefixes';
+import { FUNCTION_KEY_PREFIXES, FUNCTION_WRITE_KEY_PREFIXES } from '@csp/shared/store/key-prefixes';
 import {
   Annotations,
   CfnOutput,
@@ -335,6 +335,7 @@ export class CspGeneratorStack extends Stack {
         accessMode: 'readWrite',
         indexes: true,
         leadingKeys: FUNCTION_KEY_PREFIXES.reportConsumer,
+        writeLeadingKeys: FUNCTION_WRITE_KEY_PREFIXES.reportConsumer,
       });
       consumer.addEventSource(
         new SqsEventSource(reports.queue, {

@@ -28,24 +28,51 @@ export interface TableAccess {
   indexes?: boolean;
   /** Partition-key prefixes the function is confined to; absent: the whole table (the API only). */
   leadingKeys?: readonly string[];
+  /**
+   * Of leadingKeys, the ones it may write (readWrite only); absent: all of them. The others are read only:
+   * the writes get a statement of their own with this narrower condition.
+   */
+  writeLeadingKeys?: readonly string[];
 }
 
-export function tableStatement(table: ITableV2, access: TableAccess): PolicyStatement {
-  const { accessMode, indexes = false, leadingKeys } = access;
-  return new PolicyStatement({
-    actions: [...READ_ACTIONS, ...(accessMode === 'readWrite' ? WRITE_ACTIONS : [])],
-    // Each index by name (not index/*), so the grant says exactly what it reaches.
-    resources: [table.tableArn, ...(indexes ? GSI_NAMES.map((g) => `${table.tableArn}/index/${g}`) : [])],
-    ...(leadingKeys
-      ? {
-          conditions: {
-            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys.map((p) => `${p}*`) },
-          },
-        }
-      : {}),
-  });
+const confinedTo = (prefixes: readonly string[] | undefined) =>
+  prefixes
+    ? {
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((p) => `${p}*`) },
+        },
+      }
+    : {};
+
+export function tableStatements(table: ITableV2, access: TableAccess): PolicyStatement[] {
+  const { accessMode, indexes = false, leadingKeys, writeLeadingKeys } = access;
+  // Each index by name (not index/*), so the grant says exactly what it reaches.
+  const resources = [
+    table.tableArn,
+    ...(indexes ? GSI_NAMES.map((g) => `${table.tableArn}/index/${g}`) : []),
+  ];
+  const writes = accessMode === 'readWrite';
+  if (writes && writeLeadingKeys && leadingKeys) {
+    return [
+      new PolicyStatement({ actions: [...READ_ACTIONS], resources, ...confinedTo(leadingKeys) }),
+      // Writes go to the base table only (an index is never written directly).
+      new PolicyStatement({
+        actions: [...WRITE_ACTIONS],
+        resources: [table.tableArn],
+        ...confinedTo(writeLeadingKeys),
+      }),
+    ];
+  }
+  return [
+    new PolicyStatement({
+      actions: [...READ_ACTIONS, ...(writes ? WRITE_ACTIONS : [])],
+      resources,
+      ...confinedTo(leadingKeys),
+    }),
+  ];
 }
 
 export function grantTable(grantee: IGrantable, table: ITableV2, access: TableAccess): void {
-  grantee.grantPrincipal.addToPrincipalPolicy(tableStatement(table, access));
+  for (const statement of tableStatements(table, access))
+    grantee.grantPrincipal.addToPrincipalPolicy(statement);
 }

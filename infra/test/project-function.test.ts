@@ -73,6 +73,36 @@ describe('ProjectFunction', () => {
     });
   });
 
+  it('writes only where writeLeadingKeys says; the other prefixes are read only', () => {
+    const template = functionWith({
+      accessMode: 'readWrite',
+      indexes: true,
+      leadingKeys: ['DOMAIN#', 'REPORT#'],
+      writeLeadingKeys: ['REPORT#'],
+    });
+    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+      (p) =>
+        (
+          p as {
+            Properties: {
+              PolicyDocument: {
+                Statement: { Action: string[]; Condition?: Record<string, Record<string, string[]>> }[];
+              };
+            };
+          }
+        ).Properties.PolicyDocument.Statement,
+    );
+    const dynamo = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
+    const keysOf = (s: (typeof dynamo)[number]) =>
+      s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+    const writing = dynamo.filter((s) => [s.Action].flat().some((a) => /Put|Update|Delete|Write/.test(a)));
+    expect(writing).toHaveLength(1);
+    expect(keysOf(writing[0]!)).toEqual(['REPORT#*']);
+    expect(JSON.stringify(writing[0])).not.toContain('/index/');
+    const reading = dynamo.filter((s) => [s.Action].flat().includes('dynamodb:Query'));
+    expect(reading.map(keysOf)).toEqual([['DOMAIN#*', 'REPORT#*']]);
+  });
+
   it("bindTable({ accessMode: 'readWrite' }) adds the writes TransactWriteItems needs", () => {
     const actions = actionsOf(functionWith('readWrite'));
     expect(actions).toEqual(

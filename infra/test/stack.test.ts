@@ -324,6 +324,24 @@ describe('CspGeneratorStack with every handler present', () => {
         .flatMap(actions)
         .filter((a) => /Put|Update|Delete|Write/.test(a) && a.startsWith('dynamodb:')),
     ).toEqual([]);
+    // The report consumer reads domains and crawls but writes only its report items and achievements.
+    const consumerWrites = statementsOf('reportConsumer').filter((st) =>
+      actions(st).some((a) => a.startsWith('dynamodb:') && /Put|Update|Delete|Write/.test(a)),
+    );
+    expect(consumerWrites).toHaveLength(1);
+    expect(consumerWrites[0]!.Condition).toEqual({
+      'ForAllValues:StringLike': {
+        'dynamodb:LeadingKeys': [
+          'REPORT#*',
+          'RCOUNT#*',
+          'RSTATS#*',
+          'RPOLICY#*',
+          'RGUARD#*',
+          'RSUSP#*',
+          'ACHIEVE#*',
+        ],
+      },
+    });
   });
 
   it('gives only the API the secret, through SECRETS_ARN', () => {

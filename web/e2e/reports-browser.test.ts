@@ -2,16 +2,23 @@
 // its domain (report-uri and report-to pointing at the running product); Chromium loads them, blocks what
 // the policy does not allow and sends reports — application/csp-report for report-uri alone, the Reporting
 // API's reports for report-to — which the owner API lists and the domain screen's reports panel shows.
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { batchPut } from '@csp/functions/src/store/batch';
+import { reportStatsKey } from '@csp/functions/src/store/keys';
+import { counterItem, counterShard, hourOf } from '@csp/functions/src/store/report-counts';
 import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
 import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import { generatePolicy } from '@csp/shared/csp/generate';
 import { policyHeaders, REPORTING_GROUP } from '@csp/shared/csp/serialize';
+import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser';
-import { buildWeb } from './harness';
+import { buildWeb, clickText, confirmDialog } from './harness';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
@@ -201,4 +208,82 @@ describe('violation reports from a real browser', () => {
     );
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="report-row"]').length === 3);
   });
+
+  it('Clear All runs in the background: the panel shows its progress, then the empty state', async () => {
+    // A flood's worth of groups: more than the table shows, and enough that clearing takes a while.
+    const n = 8000;
+    const hour = hourOf(new Date().toISOString());
+    const now = new Date().toISOString();
+    const before = await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json();
+    const items: Record<string, unknown>[] = Array.from({ length: n }, (_, i) => {
+      const source = `https://seed-${i}.flood.example`;
+      const shard = counterShard('img-src', source);
+      return counterItem(domain.id, {
+        shard,
+        hour,
+        directive: 'img-src',
+        source,
+        hits: 1,
+        firstSeen: now,
+        lastSeen: now,
+      });
+    });
+    items.push({ ...reportStatsKey(domain.id, hour), received: before.total + n, kept: before.stored });
+    await batchPut(server.deps.db, items);
+
+    const shots = join(tmpdir(), 'csp-report-screens');
+    mkdirSync(shots, { recursive: true });
+    const panel = '[data-testid="reports-panel"]';
+    /** The screen with `selector` in the middle of it, as a visitor sees it. */
+    const shot = async (selector: string, name: string) => {
+      await page.$eval(selector, (el) => el.scrollIntoView({ block: 'center' }));
+      await page.screenshot({ path: join(shots, `${name}.png`) });
+    };
+    await page.setViewport({ width: 1440, height: 900 });
+    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    const other = await page.waitForSelector('[data-testid="report-other-groups"]', { timeout: 15_000 });
+    const groups = before.groupTotal + n;
+    expect(await other!.evaluate((el) => (el as HTMLElement).innerText)).toContain(
+      `in ${(groups - REPORT_LIMITS.groupsShown).toLocaleString('en-US')} other groups`,
+    );
+    expect(await page.$$eval(`${panel} tbody tr`, (rows) => rows.length)).toBe(REPORT_LIMITS.groupsShown);
+    await shot('[data-testid="report-other-groups"]', 'reports-other-1440');
+    // A mobile viewport reloads the page.
+    await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    await page.waitForSelector('[data-testid="report-other-groups"]', { timeout: 15_000 });
+    await shot('[data-testid="report-other-groups"]', 'reports-other-390');
+    await page.setViewport({ width: 1440, height: 900 });
+    await page.waitForSelector('[data-testid="report-other-groups"]', { timeout: 15_000 });
+
+    await clickText(page, 'button', 'Clear All');
+    await confirmDialog(page, 'Clear All');
+    const progress = await page.waitForSelector('[data-testid="report-clear-progress"]');
+    expect(await progress!.evaluate((el) => (el as HTMLElement).innerText)).toMatch(
+      /Clearing all security reports…[\s\S]*deleted so far/,
+    );
+    expect(await page.$eval('button::-p-text(Clear All)', (b) => (b as HTMLButtonElement).disabled)).toBe(
+      true,
+    );
+    await shot('[data-testid="report-clear-progress"]', 'reports-clearing-1440');
+    // Reloaded at phone width, the panel finds the clearing still running and shows it again.
+    await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    await page.waitForSelector(panel);
+    const stillRunning = await page
+      .waitForSelector('[data-testid="report-clear-progress"]', { timeout: 5000 })
+      .catch(() => null);
+    if (stillRunning) {
+      await shot('[data-testid="report-clear-progress"]', 'reports-clearing-390');
+    }
+    await page.setViewport({ width: 1440, height: 900 });
+
+    // Done: the panel refreshes itself into its empty state.
+    await page.waitForFunction(
+      () =>
+        document.body.innerText.includes('No violation reports in the last') &&
+        !document.querySelector('[data-testid="report-clear-progress"]'),
+      { timeout: 90_000 },
+    );
+    const after = await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json();
+    expect(after).toMatchObject({ total: 0, groupTotal: 0, counts: [] });
+  }, 180_000);
 });

@@ -12,6 +12,7 @@ import { listDomainAnalyses } from '../store/analyses';
 import { type Db, isConditionFailure } from '../store/db';
 import { suspiciousSeenKey } from '../store/keys';
 import { getKnowledge } from '../store/knowledge';
+import { retentionExpiry } from '../store/reports';
 
 /** True when these reports hold a suspicious group the domain's reports never showed before. */
 export async function sawNewSuspiciousGroup(
@@ -58,7 +59,12 @@ export async function sawNewSuspiciousGroup(
       await db.doc.send(
         new PutCommand({
           TableName: db.table,
-          Item: { ...suspiciousSeenKey(domain.id, hash), firstSeen: group.firstSeen },
+          // Kept as long as the reports that showed it: after that the group is news again.
+          Item: {
+            ...suspiciousSeenKey(domain.id, hash),
+            firstSeen: group.firstSeen,
+            expiresAt: retentionExpiry(Date.parse(group.firstSeen)),
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );

@@ -60,7 +60,7 @@ async function totals(domainId: string) {
     windowStats(db, domainId, hour, hour),
   ]);
   const listed = await listDomainReports(db, domainId, { sinceMs: Date.now() - 3600_000, limit: 200 });
-  return { counts, stats: stats[0], listed: listed.reports };
+  return { counts: counts.groups, overCap: counts.overCap, stats: stats[0], listed: listed.reports };
 }
 
 describe('the report consumer', () => {

@@ -2,10 +2,13 @@
 // hour and chunk), raw reports (sampled above the per-group and per-domain budgets) and one stored copy of
 // each distinct policy. A message delivered twice is counted once: every message's token goes into the
 // guard in the same transaction as its counts, and a redelivered message is checked against the guard.
+// A domain takes REPORT_LIMITS.newGroupsPerDomainHour new groups an hour individually; the reports of
+// further new groups go to the hour's one "other" counter, so a flood of distinct sources costs a bounded
+// number of writes. A message whose writes fail is retried alone: the rest of its batch counts.
 
 import { createHash } from 'node:crypto';
 import { reportGroup } from '@csp/shared/reports/group';
-import { type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
+import { DROP_REASONS, REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { type ReportMessage, reportMessageSchema } from '@csp/shared/schemas/report';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { recordAchievementEvent } from '../achievements/record';
@@ -20,11 +23,12 @@ import {
   countedTokens,
   counterShard,
   currentHits,
-  currentStored,
+  currentHourState,
   type GuardDelta,
   guardToken,
   hitsKey,
   hourOf,
+  type OtherDelta,
   type StatsDelta,
 } from '../store/report-counts';
 import { putPolicies, putReports, type StoredReport } from '../store/reports';
@@ -54,17 +58,19 @@ export function createReportConsumer(opts: ConsumerOptions) {
   /** Policies already stored by this process: a popular policy is written once, not once per batch. */
   const storedPolicies = new Set<string>();
 
-  async function consumeDomain(domainId: string, batch: Delivered[]): Promise<void> {
-    await consumeDomainReports(domainId, batch);
+  /** Counts a domain's messages; the ones that could not be counted (to be delivered again). */
+  async function consumeDomain(domainId: string, batch: Delivered[]): Promise<Delivered[]> {
+    const failed = await consumeDomainReports(domainId, batch);
+    const counted = batch.filter((d) => !failed.includes(d));
     // Achievements count the reports received (a redelivered message may count twice: thresholds only).
-    const received = batch.reduce((n, d) => n + d.message.reports.length, 0);
+    const received = counted.reduce((n, d) => n + d.message.reports.length, 0);
     const domain = received > 0 ? await getDomain(db, domainId) : null;
-    if (!domain) return;
+    if (!domain) return failed;
     const now = Date.now();
     const suspicious = await sawNewSuspiciousGroup(
       db,
       domain,
-      batch.flatMap((d) => d.message.reports),
+      counted.flatMap((d) => d.message.reports),
     ).catch((err) => {
       // An achievement must never cost a report: stored already, the batch stands.
       logger.warn('suspicious-group check failed', { domainId, ...errorFields(err) });
@@ -75,23 +81,46 @@ export function createReportConsumer(opts: ConsumerOptions) {
       firstOnly: { firstReportAt: now },
       ...(suspicious ? { atLeast: { lastSuspiciousAt: now } } : {}),
     });
+    return failed;
   }
 
-  async function consumeDomainReports(domainId: string, batch: Delivered[]): Promise<void> {
+  async function consumeDomainReports(domainId: string, batch: Delivered[]): Promise<Delivered[]> {
     let todo = batch;
     const redelivered = todo.filter((d) => d.redelivered);
     if (redelivered.length > 0) {
       const done = await countedTokens(db, domainId, [...new Set(redelivered.map((d) => d.second))]);
       todo = todo.filter((d) => !(d.redelivered && done.has(d.token)));
     }
-    for (const chunk of chunks(todo)) await consumeChunk(domainId, chunk);
+    const failed: Delivered[] = [];
+    const fail = (d: Delivered, err: unknown) => {
+      logger.error('report message failed, will be delivered again', {
+        domainId,
+        messageId: d.record.messageId,
+        ...errorFields(err),
+      });
+      failed.push(d);
+    };
+    for (const chunk of chunks(todo)) {
+      try {
+        await consumeChunk(domainId, chunk);
+      } catch (err) {
+        if (chunk.length === 1) {
+          fail(chunk[0]!, err);
+          continue;
+        }
+        // One bad message fails its chunk's transaction: each is tried alone, so only it is retried (and in
+        // the end dead-lettered) while the others count now. Nothing of the failed transaction was counted.
+        for (const d of chunk) await consumeChunk(domainId, [d]).catch((e: unknown) => fail(d, e));
+      }
+    }
+    return failed;
   }
 
   async function consumeChunk(domainId: string, chunk: Delivered[], attempt = 0): Promise<void> {
     const counters = new Map<string, CounterDelta>();
     const stats = new Map<string, StatsDelta>();
     const statsOf = (hour: string) => {
-      const s = stats.get(hour) ?? { received: 0, stored: 0, dropped: {} };
+      const s = stats.get(hour) ?? { received: 0, stored: 0, dropped: {}, newGroups: 0 };
       stats.set(hour, s);
       return s;
     };
@@ -99,7 +128,9 @@ export function createReportConsumer(opts: ConsumerOptions) {
     for (const d of chunk) {
       const { message } = d;
       const droppedHour = hourOf(message.receivedAt);
-      for (const [reason, n] of Object.entries(message.dropped) as [DropReason, number][]) {
+      for (const reason of DROP_REASONS) {
+        const n = message.dropped[reason];
+        if (!n) continue;
         const s = statsOf(droppedHour);
         s.dropped[reason] = (s.dropped[reason] ?? 0) + n;
       }
@@ -121,13 +152,39 @@ export function createReportConsumer(opts: ConsumerOptions) {
       });
     }
 
+    const all = [...counters.values()];
+    const [hits, hourState] = await Promise.all([
+      all.length ? currentHits(db, domainId, all) : new Map<string, number>(),
+      currentHourState(db, domainId, [...stats.keys()]),
+    ]);
+    // The hour's cap of new groups: a group with a counter already is counted there; a new one only while
+    // the hour has room, else its reports go to the hour's "other" counter.
+    const room = new Map<string, number>();
+    const groups: CounterDelta[] = [];
+    const others = new Map<string, OtherDelta>();
+    for (const g of all) {
+      if (hits.has(hitsKey(domainId, g))) {
+        groups.push(g);
+        continue;
+      }
+      const left =
+        room.get(g.hour) ?? REPORT_LIMITS.newGroupsPerDomainHour - (hourState.get(g.hour)?.groups ?? 0);
+      if (left > 0) {
+        room.set(g.hour, left - 1);
+        statsOf(g.hour).newGroups += 1;
+        groups.push(g);
+        continue;
+      }
+      room.set(g.hour, 0);
+      const o = others.get(g.hour) ?? { hour: g.hour, hits: 0, firstSeen: g.firstSeen, lastSeen: g.lastSeen };
+      o.hits += g.hits;
+      if (g.firstSeen < o.firstSeen) o.firstSeen = g.firstSeen;
+      if (g.lastSeen > o.lastSeen) o.lastSeen = g.lastSeen;
+      others.set(g.hour, o);
+    }
+
     // Sampling: the first reports of each group and hour are kept, up to the domain's hourly budget; above
     // either, one in sampleOneIn (by the report's id, so a redelivery decides the same way).
-    const groups = [...counters.values()];
-    const [hits, storedByHour] = await Promise.all([
-      groups.length ? currentHits(db, domainId, groups) : new Map<string, number>(),
-      currentStored(db, domainId, [...stats.keys()]),
-    ]);
     const rank = new Map<CounterDelta, number>();
     const keptByHour = new Map<string, number>();
     const keep: StoredReport[] = [];
@@ -137,7 +194,7 @@ export function createReportConsumer(opts: ConsumerOptions) {
       const id = idFromSeed(Date.parse(r.reportedAt), `${d.record.messageId}#${index}`);
       const n = (rank.get(group) ?? 0) + 1;
       rank.set(group, n);
-      const keptThisHour = (storedByHour.get(group.hour) ?? 0) + (keptByHour.get(group.hour) ?? 0);
+      const keptThisHour = (hourState.get(group.hour)?.kept ?? 0) + (keptByHour.get(group.hour) ?? 0);
       const underBudget =
         (hits.get(hitsKey(domainId, group)) ?? 0) + n <= REPORT_LIMITS.rawPerGroupHour &&
         keptThisHour < REPORT_LIMITS.rawBudgetPerDomainHour;
@@ -192,13 +249,19 @@ export function createReportConsumer(opts: ConsumerOptions) {
       if (d.redelivered) g.checked.push(d.token);
     }
     try {
-      await applyCounts(db, domainId, { counters: groups, stats, guards: [...guards.values()] });
-      opts.onWrite?.('counts', groups.length + stats.size + guards.size);
+      await applyCounts(db, domainId, {
+        counters: groups,
+        others: [...others.values()],
+        stats,
+        guards: [...guards.values()],
+      });
+      opts.onWrite?.('counts', groups.length + others.size + stats.size + guards.size);
     } catch (err) {
       if (attempt >= 5) throw err;
       const failedIndexes = failedConditionIndexes(err);
       if (isConditionFailure(err) && failedIndexes.length > 0) {
-        // A redelivered message was counted meanwhile (by a concurrent delivery): drop what is done.
+        // A redelivered message was counted meanwhile (by a concurrent delivery), or the hour's new groups
+        // reached the cap meanwhile: drop what is done and decide again on fresh reads.
         const done = await countedTokens(db, domainId, [...guards.keys()]);
         const left = chunk.filter((d) => !done.has(d.token));
         if (left.length > 0) await consumeChunk(domainId, left, attempt + 1);
@@ -233,7 +296,8 @@ export function createReportConsumer(opts: ConsumerOptions) {
     await Promise.all(
       [...byDomain].map(async ([domainId, list]) => {
         try {
-          await consumeDomain(domainId, list);
+          const failed = await consumeDomain(domainId, list);
+          failures.push(...failed.map((d) => ({ itemIdentifier: d.record.messageId })));
         } catch (err) {
           logger.error('report batch of a domain failed, will be delivered again', {
             domainId,

@@ -8,6 +8,7 @@ import { createLogger } from '../logger';
 import { reportKey } from '../store/keys';
 import { registeredClient, startTestServer } from '../testing/api-server';
 import type { HttpClient } from '../testing/http-client';
+import { until } from '../testing/reports';
 import { sqsRecord } from '../testing/sqs-events';
 import { createReportConsumer } from './consumer';
 
@@ -308,7 +309,15 @@ describe('the owner API', () => {
     expect(after.counts).toHaveLength(1);
     expect((await client.delete(`/api/uri-reports/${before.reports[0].id}`)).status).toBe(404);
     const clear = await client.delete(`/api/domains/${domain.id}/uri-reports`);
-    expect(await clear.json()).toEqual({ success: true, deleted: 1 });
+    expect(clear.status).toBe(202);
+    expect(await clear.json()).toMatchObject({ state: 'running', phase: 'reports' });
+    const done = await until(
+      async () => (await (await client.get(`/api/domains/${domain.id}/uri-reports/clear`)).json()).job,
+      (job) => job.state === 'done',
+    );
+    // The report, its stored policy, its counter and hour (the deleted one's counter is gone already).
+    expect(done).toMatchObject({ state: 'done', phase: 'done' });
+    expect(done.deleted).toBeGreaterThanOrEqual(3);
     const empty = await list(client, domain.id);
     expect(empty).toMatchObject({ total: 0, stored: 0, reports: [], counts: [] });
   });

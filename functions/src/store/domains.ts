@@ -12,6 +12,7 @@ import {
   domainKey,
   domainUuidKey,
   knowledgeKey,
+  reportClearKey,
   userDomainsPartition,
 } from './keys';
 import { queryPartition } from './query';
@@ -114,5 +115,5 @@ export async function deleteDomainCascade(db: Db, domain: Domain): Promise<void>
   await clearDomainReports(db, domain.id);
   await clearReportCounts(db, domain.id);
   await deleteDomainConfigurations(db, domain.id);
-  await batchDelete(db, [domainUuidKey(domain.uuid), domainKey(domain.id)]);
+  await batchDelete(db, [reportClearKey(domain.id), domainUuidKey(domain.uuid), domainKey(domain.id)]);
 }

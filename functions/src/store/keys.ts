@@ -3,6 +3,8 @@
 //   gsi1pk/gsi1sk    the owner's collection (a user's domains, analyses, sessions)
 //   gsi2pk/gsi2sk    the parent's collection (a domain's analyses)
 //   gsi3pk/gsi3sk    one partition per entity type, for the admin lists (paginated)
+import { createHash } from 'node:crypto';
+import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { KEY_PREFIX as P } from '@csp/shared/store/key-prefixes';
 
 export const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'USER' });
@@ -121,8 +123,55 @@ export const reportCountKey = (
   source: string,
 ) => ({
   pk: reportCountPartition(domainId, shard),
-  sk: `${hour}#${directive}#${source}`,
+  sk: `${hour}#${boundedKeyPart(directive, '#')}#${boundedKeyPart(source)}`,
 });
+
+/**
+ * A counter's sort key read back: its hour, directive and source, each null where the key holds a digest
+ * (the counter then keeps the text as an attribute). The owner's list reads groups from their keys, so it
+ * reads small items.
+ */
+export function parseReportCountSk(
+  sk: string,
+): { hour: string; directive: string | null; source: string | null } | null {
+  const hour = sk.slice(0, 13);
+  if (sk[13] !== '#') return null;
+  const rest = sk.slice(14);
+  const cut = rest.indexOf('#');
+  if (cut < 0) return null;
+  const directive = rest.slice(0, cut);
+  const source = rest.slice(cut + 1);
+  return {
+    hour,
+    directive: directive.startsWith('~') ? null : directive,
+    source: source.startsWith('~') ? null : source,
+  };
+}
+
+/**
+ * The hour's one counter of reports whose group came after the hour's cap of new groups
+ * (REPORT_LIMITS.newGroupsPerDomainHour). `~` sorts after every group's `#`, so no group can name it.
+ */
+export const reportOtherCountKey = (domainId: string, hour: string) => ({
+  pk: reportCountPartition(domainId, 0),
+  sk: `${hour}~OTHER`,
+});
+
+/**
+ * Browser-supplied text in a sort key: kept as is when short, else its SHA-256 digest (`~` and 43
+ * characters), so no report can push a key past DynamoDB's 1,024 bytes (the text itself is kept, cut, as an
+ * attribute). Text that could be read as a digest or contains `separator` is a digest too.
+ */
+function boundedKeyPart(value: string, separator?: string): string {
+  const plain =
+    Buffer.byteLength(value) <= REPORT_LIMITS.maxKeySourceBytes &&
+    !value.startsWith('~') &&
+    !(separator && value.includes(separator));
+  return plain ? value : `~${createHash('sha256').update(value).digest('base64url')}`;
+}
+
+/** A domain's clearing of its reports, done in the background: its progress, polled by the panel. */
+export const reportClearKey = (domainId: string) => ({ pk: `${P.domain}${domainId}`, sk: 'REPORTCLEAR' });
 
 /** Per domain and hour: reports received, raw reports kept, and noise dropped by reason. */
 export const reportStatsPartition = (domainId: string) => `${P.reportStats}${domainId}`;

@@ -7,7 +7,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FUNCTION_KEY_PREFIXES, type RestrictedFunction } from '@csp/shared/store/key-prefixes';
+import {
+  FUNCTION_KEY_PREFIXES,
+  FUNCTION_WRITE_KEY_PREFIXES,
+  type RestrictedFunction,
+} from '@csp/shared/store/key-prefixes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBlobStore } from '../blobs';
 import { inProcessCrawlWriter } from '../crawl-writer/writer';
@@ -131,5 +135,15 @@ describe('least privilege of the restricted functions', () => {
     expect(touched.crawlWriter.some((t) => t.partition.startsWith('ACHIEVE#'))).toBe(true);
     expect(touched.crawlCoordinator.some((t) => t.partition.startsWith('RUNSLOTS#'))).toBe(true);
     expect(Object.keys(FUNCTION_KEY_PREFIXES)).not.toContain('crawler');
+    // Where a function writes only part of its prefixes, its writes stay there (it reads the others).
+    const writes = (list: Touch[]) =>
+      list.filter((t) => /^(Put|Update|Delete|BatchWrite|TransactWrite)Command$/.test(t.command));
+    for (const [fn, prefixes] of Object.entries(FUNCTION_WRITE_KEY_PREFIXES)) {
+      const written = writes(touched[fn as RestrictedFunction]);
+      expect(written.length, fn).toBeGreaterThan(0);
+      expect(outside(written, prefixes), fn).toEqual([]);
+    }
+    // The consumer reads the domain and the crawl it judges reports against, and writes neither.
+    expect(touched.reportConsumer.some((t) => t.partition.startsWith('ANALYSIS#'))).toBe(true);
   });
 });

@@ -3,16 +3,18 @@
 // applyCounts, one transaction per chunk, so counts and the guard move together or not at all.
 import { createHash } from 'node:crypto';
 import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
-import { type DropCounts, type ReportGroupCount, reportGroupCountSchema } from '@csp/shared/schemas/report';
+import { DROP_REASONS, type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
+import type { DropCounts, ReportGroupCount } from '@csp/shared/schemas/report';
 import * as z from 'zod';
 import { batchDelete, batchGet } from './batch';
 import { type Db, epochSeconds } from './db';
 import {
+  parseReportCountSk,
   reportCountKey,
   reportCountPartition,
   reportGuardKey,
   reportGuardPartition,
+  reportOtherCountKey,
   reportStatsKey,
   reportStatsPartition,
   suspiciousSeenPartition,
@@ -47,10 +49,20 @@ export interface CounterDelta {
   lastSeen: string;
 }
 
+/** Reports of one hour whose groups came after the hour's cap of new groups: one counter, exact in total. */
+export interface OtherDelta {
+  hour: string;
+  hits: number;
+  firstSeen: string;
+  lastSeen: string;
+}
+
 export interface StatsDelta {
   received: number;
   stored: number;
   dropped: DropCounts;
+  /** New groups this chunk counts individually (checked against REPORT_LIMITS.newGroupsPerDomainHour). */
+  newGroups: number;
 }
 
 export interface GuardDelta {
@@ -59,15 +71,6 @@ export interface GuardDelta {
   /** Tokens of redelivered messages: the write fails if one is already there. */
   checked: string[];
 }
-
-const counterItemSchema = z.object({
-  directive: z.string(),
-  source: z.string(),
-  hour: z.string(),
-  hits: z.number(),
-  firstSeen: z.string(),
-  lastSeen: z.string(),
-});
 
 const statsItemSchema = z
   .object({ sk: z.string(), received: z.number().default(0), kept: z.number().default(0) })
@@ -92,13 +95,28 @@ export const hitsKey = (domainId: string, g: CounterDelta) => {
   return `${k.pk}|${k.sk}`;
 };
 
-/** Raw reports already kept in these hours of the domain. */
-export async function currentStored(db: Db, domainId: string, hours: string[]): Promise<Map<string, number>> {
+export interface HourState {
+  /** Raw reports kept this hour. */
+  kept: number;
+  /** Groups counted individually this hour. */
+  groups: number;
+}
+
+/** Raw reports kept and groups counted in these hours of the domain (strongly consistent: the group cap
+ * is checked against it). */
+export async function currentHourState(
+  db: Db,
+  domainId: string,
+  hours: string[],
+): Promise<Map<string, HourState>> {
   const items = await batchGet(
     db,
     hours.map((h) => reportStatsKey(domainId, h)),
+    { consistent: true },
   );
-  return new Map(items.map((i) => [i.sk as string, Number(i.kept ?? 0)]));
+  return new Map(
+    items.map((i) => [i.sk as string, { kept: Number(i.kept ?? 0), groups: Number(i.groups ?? 0) }]),
+  );
 }
 
 /** Tokens of messages already counted, for the seconds given (strongly consistent). */
@@ -115,26 +133,48 @@ export async function countedTokens(db: Db, domainId: string, seconds: number[])
 export async function applyCounts(
   db: Db,
   domainId: string,
-  delta: { counters: CounterDelta[]; stats: Map<string, StatsDelta>; guards: GuardDelta[] },
+  delta: {
+    counters: CounterDelta[];
+    others: OtherDelta[];
+    stats: Map<string, StatsDelta>;
+    guards: GuardDelta[];
+  },
 ): Promise<void> {
   const items: unknown[] = [];
-  for (const g of delta.counters) {
+  for (const o of delta.others) {
     items.push({
       Update: {
         TableName: db.table,
-        Key: reportCountKey(domainId, g.shard, g.hour, g.directive, g.source),
-        UpdateExpression:
-          'ADD hits :n SET directive = :d, #source = :s, #hour = :h, firstSeen = if_not_exists(firstSeen, :f), lastSeen = :l, expiresAt = :e',
-        ExpressionAttributeNames: { '#source': 'source', '#hour': 'hour' },
+        Key: reportOtherCountKey(domainId, o.hour),
+        UpdateExpression: 'ADD hits :n SET fs = if_not_exists(fs, :f), ls = :l, expiresAt = :e',
         ExpressionAttributeValues: {
-          ':n': g.hits,
-          ':d': g.directive,
-          ':s': g.source,
-          ':h': g.hour,
-          ':f': g.firstSeen,
-          ':l': g.lastSeen,
-          ':e': retentionExpiry(hourStartMs(g.hour)),
+          ':n': o.hits,
+          ':f': Date.parse(o.firstSeen),
+          ':l': Date.parse(o.lastSeen),
+          ':e': retentionExpiry(hourStartMs(o.hour)),
         },
+      },
+    });
+  }
+  for (const g of delta.counters) {
+    const { Key, text } = counterKeyAndText(domainId, g);
+    const values: Record<string, unknown> = {
+      ':n': g.hits,
+      ':f': Date.parse(g.firstSeen),
+      ':l': Date.parse(g.lastSeen),
+      ':e': retentionExpiry(hourStartMs(g.hour)),
+    };
+    const sets = ['fs = if_not_exists(fs, :f)', 'ls = :l', 'expiresAt = :e'];
+    for (const [name, value] of Object.entries(text)) {
+      values[`:${name}`] = value;
+      sets.push(`${name} = :${name}`);
+    }
+    items.push({
+      Update: {
+        TableName: db.table,
+        Key,
+        UpdateExpression: `ADD hits :n SET ${sets.join(', ')}`,
+        ExpressionAttributeValues: values,
       },
     });
   }
@@ -145,11 +185,21 @@ export async function applyCounts(
       ':e': retentionExpiry(hourStartMs(hour)),
     };
     const adds = ['received :r', 'kept :k'];
-    for (const [reason, n] of Object.entries(s.dropped) as [DropReason, number][]) {
+    for (const reason of DROP_REASONS) {
+      const n = s.dropped[reason];
       if (!n) continue;
       const v = `:${droppedAttribute(reason)}`;
       values[v] = n;
       adds.push(`${droppedAttribute(reason)} ${v}`);
+    }
+    // The hour's cap of new groups holds across concurrent consumers: the write fails when the groups
+    // counted meanwhile leave no room, and the consumer decides again on what it reads then.
+    let condition: string | undefined;
+    if (s.newGroups > 0) {
+      values[':g'] = s.newGroups;
+      values[':room'] = REPORT_LIMITS.newGroupsPerDomainHour - s.newGroups;
+      adds.push('groups :g');
+      condition = 'attribute_not_exists(groups) OR groups <= :room';
     }
     items.push({
       Update: {
@@ -157,6 +207,7 @@ export async function applyCounts(
         Key: reportStatsKey(domainId, hour),
         UpdateExpression: `ADD ${adds.join(', ')} SET expiresAt = :e`,
         ExpressionAttributeValues: values,
+        ...(condition ? { ConditionExpression: condition } : {}),
       },
     });
   }
@@ -191,7 +242,13 @@ const hourRange = (fromHour: string, toHour: string) => ({
   values: { ':from': fromHour, ':to': `${toHour}\uffff` },
 });
 
-async function queryAll(db: Db, pk: string, fromHour: string, toHour: string) {
+async function queryAll(
+  db: Db,
+  pk: string,
+  fromHour: string,
+  toHour: string,
+  projection?: { expression: string },
+) {
   const r = hourRange(fromHour, toHour);
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
@@ -201,6 +258,7 @@ async function queryAll(db: Db, pk: string, fromHour: string, toHour: string) {
         TableName: db.table,
         KeyConditionExpression: `pk = :p AND ${r.cond}`,
         ExpressionAttributeValues: { ':p': pk, ...r.values },
+        ...(projection ? { ProjectionExpression: projection.expression } : {}),
         ExclusiveStartKey: start,
       }),
     );
@@ -210,33 +268,106 @@ async function queryAll(db: Db, pk: string, fromHour: string, toHour: string) {
   return items;
 }
 
+export interface WindowCounts {
+  /** Every group counted individually, most reported first. */
+  groups: ReportGroupCount[];
+  /** Reports of sources beyond an hour's cap of new groups: counted in total only. */
+  overCap: number;
+}
+
+/**
+ * A counter's key, and the text its key holds only as a digest (a long or odd directive or source): kept as
+ * `dtext` / `stext`, the source cut to REPORT_LIMITS.maxGroupSourceChars. Everything else about a counter is
+ * its hits and first and last report (`fs`, `ls`, epoch milliseconds): small items, quick to read in bulk.
+ */
+function counterKeyAndText(domainId: string, g: Omit<CounterDelta, 'hits' | 'firstSeen' | 'lastSeen'>) {
+  const Key = reportCountKey(domainId, g.shard, g.hour, g.directive, g.source);
+  const parsed = parseReportCountSk(Key.sk);
+  const text: { dtext?: string; stext?: string } = {};
+  if (parsed?.directive === null) text.dtext = g.directive.slice(0, REPORT_LIMITS.maxGroupSourceChars);
+  if (parsed?.source === null) text.stext = g.source.slice(0, REPORT_LIMITS.maxGroupSourceChars);
+  return { Key, text };
+}
+
+/** A counter item as the consumer leaves it (tests and the benchmark store many at once with it). */
+export function counterItem(domainId: string, g: CounterDelta): Record<string, unknown> {
+  const { Key, text } = counterKeyAndText(domainId, g);
+  return {
+    ...Key,
+    ...text,
+    hits: g.hits,
+    fs: Date.parse(g.firstSeen),
+    ls: Date.parse(g.lastSeen),
+    expiresAt: retentionExpiry(hourStartMs(g.hour)),
+  };
+}
+
 /** Exact counts per group over the hours given (one Query per shard), most reported first. */
 export async function windowCounts(
   db: Db,
   domainId: string,
   fromHour: string,
   toHour: string,
-): Promise<ReportGroupCount[]> {
+): Promise<WindowCounts> {
   const shards = Array.from({ length: REPORT_LIMITS.counterShards }, (_, s) => s);
   const items = (
-    await Promise.all(shards.map((s) => queryAll(db, reportCountPartition(domainId, s), fromHour, toHour)))
+    await Promise.all(
+      shards.map((s) =>
+        queryAll(db, reportCountPartition(domainId, s), fromHour, toHour, COUNTER_PROJECTION),
+      ),
+    )
   ).flat();
-  const groups = new Map<string, ReportGroupCount>();
-  for (const raw of items) {
-    const item = counterItemSchema.parse(raw);
-    if (item.hits <= 0) continue;
-    const key = `${item.directive}\n${item.source}`;
-    const g = groups.get(key);
-    if (!g) {
-      groups.set(key, reportGroupCountSchema.parse({ ...item, count: item.hits }));
+  // Keyed by the sort key without its hour: the group's bounded identity (a long source is a digest there).
+  const groups = new Map<
+    string,
+    { directive: string; source: string; count: number; fs: number; ls: number }
+  >();
+  let overCap = 0;
+  for (const item of items) {
+    const hits = Number(item.hits ?? 0);
+    if (!(hits > 0)) continue;
+    const sk = String(item.sk);
+    if (sk.endsWith('~OTHER')) {
+      overCap += hits;
       continue;
     }
-    g.count += item.hits;
-    if (item.firstSeen < g.firstSeen) g.firstSeen = item.firstSeen;
-    if (item.lastSeen > g.lastSeen) g.lastSeen = item.lastSeen;
+    const parsed = parseReportCountSk(sk);
+    if (!parsed) continue;
+    const key = sk.slice(14);
+    const fs = Number(item.fs);
+    const ls = Number(item.ls);
+    const g = groups.get(key);
+    if (!g) {
+      groups.set(key, {
+        directive: parsed.directive ?? String(item.dtext ?? ''),
+        source: parsed.source ?? String(item.stext ?? ''),
+        count: hits,
+        fs,
+        ls,
+      });
+      continue;
+    }
+    g.count += hits;
+    if (fs < g.fs) g.fs = fs;
+    if (ls > g.ls) g.ls = ls;
   }
-  return [...groups.values()].sort((a, b) => b.count - a.count || a.directive.localeCompare(b.directive));
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return {
+    groups: [...groups.values()]
+      .sort((a, b) => b.count - a.count || order(a.directive, b.directive) || order(a.source, b.source))
+      .map((g) => ({
+        directive: g.directive,
+        source: g.source,
+        count: g.count,
+        firstSeen: new Date(g.fs).toISOString(),
+        lastSeen: new Date(g.ls).toISOString(),
+      })),
+    overCap,
+  };
 }
+
+/** What a window's counts are read with: the key, the hits, the first and last report (and rare texts). */
+const COUNTER_PROJECTION = { expression: 'sk, hits, fs, ls, dtext, stext' };
 
 export interface HourStats {
   hour: string;

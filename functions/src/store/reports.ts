@@ -102,11 +102,20 @@ export async function listDomainReports(
       )
     ).map((i) => [i.sk as string, i.policy as string]),
   );
-  const reports = stored.map((r) => ({
-    ...r,
-    originalPolicy: r.originalPolicyHash ? (policies.get(r.originalPolicyHash) ?? null) : null,
-  }));
-  const last = res.LastEvaluatedKey;
+  const reports: UriReport[] = [];
+  let bytes = 0;
+  for (const r of stored) {
+    const report = {
+      ...r,
+      originalPolicy: r.originalPolicyHash ? (policies.get(r.originalPolicyHash) ?? null) : null,
+    };
+    bytes += Buffer.byteLength(JSON.stringify(report));
+    // Reports are attacker-sized: a page ends at its byte budget (at least one report a page).
+    if (reports.length > 0 && bytes > REPORT_LIMITS.maxListPageBytes) break;
+    reports.push(report);
+  }
+  const cut = reports.length < stored.length ? reports.at(-1) : undefined;
+  const last = cut ? { ...reportKey(cut.id), ...reportIndexes(domainId, cut.id) } : res.LastEvaluatedKey;
   return {
     reports,
     nextCursor: last ? Buffer.from(JSON.stringify(last)).toString('base64url') : null,

@@ -27,9 +27,29 @@ export const REPORT_LIMITS = {
    * groups cannot push one partition past DynamoDB's 1,000 writes/s.
    */
   counterShards: 8,
+  /**
+   * New groups (directive × blocked source) a domain's counters take individually per hour; the reports of
+   * further new groups that hour are added to the hour's one "other" counter (its total stays exact). This
+   * bounds both the writes a flood of distinct sources costs and what a window holds: 300 × 24 × 7 = 50,400
+   * groups at most in the 7-day window, which the owner's list reads in about a second.
+   */
+  newGroupsPerDomainHour: 300,
+  /** Groups the owner's list and the suggestions answer, most reported first (the rest are summed). */
+  groupsShown: 200,
+  /**
+   * A blocked source in a counter's sort key (DynamoDB: 1,024 bytes at most): longer ones are keyed by
+   * their SHA-256 digest, their text kept as an attribute, cut to maxGroupSourceChars.
+   */
+  maxKeySourceBytes: 200,
+  maxGroupSourceChars: 512,
   /** Page size of the owner API's report list. */
   pageSize: 50,
   maxPageSize: 200,
+  /**
+   * A page of the report list ends early past this many bytes of reports (each may carry a 16 KB policy and
+   * four 2 KB URLs), so the whole answer stays under 1 MB; its cursor goes on from there.
+   */
+  maxListPageBytes: 600 * 1024,
   /** Stored string lengths: reports are attacker input, so nothing unbounded is kept. */
   maxUrlChars: 2048,
   maxDirectiveChars: 256,

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { groupSource, reportGroup } from './group';
 import { noiseReason, siteHost } from './noise';
-import { maxBodyBytes, parseJsonBody, parseReports, ReportBodyError, reportFormat } from './normalize';
+import {
+  maxBodyBytes,
+  normalizeBlockedUri,
+  parseJsonBody,
+  parseReports,
+  ReportBodyError,
+  reportFormat,
+} from './normalize';
 
 const receivedAt = new Date('2026-11-24T10:00:00.000Z');
 
@@ -201,5 +208,15 @@ describe('noise and groups', () => {
     expect(groupSource('eval')).toBe('eval');
     expect(groupSource('wss://rt.example.com/socket')).toBe('wss://rt.example.com');
     expect(groupSource('')).toBe('(none)');
+  });
+});
+
+describe('normalizeBlockedUri', () => {
+  it('spells browser keywords one way and leaves names of Object.prototype members as text', () => {
+    expect(normalizeBlockedUri(' Inline ')).toBe('inline');
+    expect(normalizeBlockedUri('data')).toBe('data:');
+    for (const name of ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty']) {
+      expect(normalizeBlockedUri(name)).toBe(name);
+    }
   });
 });

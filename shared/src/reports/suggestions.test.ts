@@ -173,3 +173,19 @@ describe('suggestFromReports', () => {
     expect(unseen).toMatchObject({ class: 'suspicious-inline', acceptable: false });
   });
 });
+
+describe('report text that names an Object.prototype member', () => {
+  it('is a directive and a source like any other: no crash, nothing expected, no prototype touched', () => {
+    const names = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty'];
+    const groups = names.flatMap((name) => [
+      group({ directive: name, source: 'blob:' }),
+      group({ directive: 'img-src', source: name }),
+      group({ directive: name, source: 'https://cdn.example.net' }),
+    ]);
+    const out = suggestFromReports(groups, basis);
+    expect(out.filter((s) => s.blocked === 'blob:' && s.class === 'expected')).toEqual([]);
+    expect(out.length).toBeGreaterThan(0);
+    expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('polluted');
+    expect({}.constructor).toBe(Object);
+  });
+});

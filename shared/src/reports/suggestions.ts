@@ -48,6 +48,11 @@ const NOT_SUGGESTED = new Set([
   'trusted-types-sink',
 ]);
 
+/** A directive's sources in a policy; the directive is a report's (attacker) text, so only own keys count. */
+function ruleSources(rules: CspRules, directive: string): readonly string[] {
+  return Object.hasOwn(rules, directive) ? (rules[directive as Directive] ?? []) : [];
+}
+
 function pagesOf(reports: ReportGroupEvidence['reports']): string[] {
   return [...new Set(reports.map((r) => r.documentUri))].slice(0, PAGES_SHOWN);
 }
@@ -216,7 +221,7 @@ export function suggestFromReports(
         basis.siteOrigin,
       );
     const allowedScheme =
-      crawled && group.source.endsWith(':') && (basis.rules[directive] ?? []).includes(group.source);
+      crawled && group.source.endsWith(':') && ruleSources(basis.rules, directive).includes(group.source);
     if (allowed || allowedScheme) {
       out.push({
         ...base,

@@ -155,7 +155,25 @@ export const reportListQuerySchema = z.object({
     .max(L.maxPageSize, `limit must be between 1 and ${L.maxPageSize}`)
     .default(L.pageSize),
   cursor: z.string().max(512, 'cursor is not valid').optional(),
+  /** Skips this many groups of the counts, most reported first (pages of REPORT_LIMITS.groupsShown). */
+  groupOffset: z.coerce
+    .number({ message: 'groupOffset must be a number' })
+    .int('groupOffset must be a whole number')
+    .min(0, 'groupOffset must be 0 or more')
+    .max(1_000_000, 'groupOffset is too large')
+    .default(0),
 });
+
+/**
+ * What a list of groups leaves out: the groups beyond the ones answered ("N other reports in M groups"),
+ * and the reports of new sources over an hour's cap, counted only in total.
+ */
+export const otherGroupsSchema = z.object({
+  groups: z.number().int(),
+  count: z.number().int(),
+  overCap: z.number().int(),
+});
+export type OtherGroups = z.infer<typeof otherGroupsSchema>;
 
 /** Exact count of one group (first word of the directive × blocked source) over the window. */
 export const reportGroupCountSchema = z.object({
@@ -175,7 +193,12 @@ export const reportListSchema = z.object({
   total: z.number().int(),
   /** Raw reports kept in the window (what the list pages through). */
   stored: z.number().int(),
+  /** The window's groups, most reported first: REPORT_LIMITS.groupsShown at most, from groupOffset. */
   counts: z.array(reportGroupCountSchema),
+  /** Groups counted individually in the window, and what `counts` leaves out. */
+  groupTotal: z.number().int(),
+  groupOffset: z.number().int(),
+  other: otherGroupsSchema,
   /** Reports received per hour over the whole window, oldest first (hours without reports are 0). */
   hourly: z.array(hourlyCountSchema),
   dropped: dropCountsSchema,
@@ -218,5 +241,19 @@ export const reportSuggestionListSchema = z.object({
   /** The completed analysis the reports were compared with (null: no crawl yet). */
   analysisId: z.string().nullable(),
   days: z.number().int(),
+  /** Suggestions come from the REPORT_LIMITS.groupsShown most reported groups: what they leave out. */
+  other: otherGroupsSchema,
 });
 export type ReportSuggestionList = z.infer<typeof reportSuggestionListSchema>;
+
+/** Clearing a domain's reports runs in the background: what the panel polls and shows. */
+export const reportClearJobSchema = z.object({
+  state: z.enum(['running', 'done']),
+  /** What is being deleted now: the stored reports first, then the counts. */
+  phase: z.enum(['reports', 'counts', 'done']),
+  /** Items deleted so far (reports, stored policies and counters). */
+  deleted: z.number().int(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type ReportClearJob = z.infer<typeof reportClearJobSchema>;

@@ -43,3 +43,19 @@ export const FUNCTION_KEY_PREFIXES = {
   ],
 } as const;
 export type RestrictedFunction = keyof typeof FUNCTION_KEY_PREFIXES;
+
+/**
+ * Of a function's prefixes, the ones it writes; the others it only reads (a function not named here writes
+ * all of its own). The report consumer reads the domain and its latest crawl, and changes neither.
+ */
+export const FUNCTION_WRITE_KEY_PREFIXES = {
+  reportConsumer: [
+    P.report,
+    P.reportCount,
+    P.reportStats,
+    P.reportPolicy,
+    P.reportGuard,
+    P.suspiciousSeen,
+    P.achievements,
+  ],
+} as const satisfies Partial<Record<RestrictedFunction, readonly string[]>>;

@@ -1,9 +1,17 @@
-// Violation reports of a domain (spec section 7): the list over a window with exact counts, deleting one
-// or all, and suggestions judged against the latest crawl. The domain's owner (and admins) see and delete
+// Violation reports of a domain (spec section 7): the list over a window with exact counts (the
+// REPORT_LIMITS.groupsShown most reported groups, the rest summed up), deleting one, clearing all in the
+// background, and suggestions judged against the latest crawl. The domain's owner (and admins) see and delete
 // them, the members of the owner's team see them; for anyone else the domain does not exist (404).
 import { groupDirective, groupSource, reportGroup } from '@csp/shared/reports/group';
+import { DROP_REASONS } from '@csp/shared/reports/limits';
 import { type ReportGroupEvidence, suggestFromReports } from '@csp/shared/reports/suggestions';
-import type { DropCounts, ReportList, ReportSuggestionList } from '@csp/shared/schemas/report';
+import { topGroups } from '@csp/shared/reports/top-groups';
+import type {
+  DropCounts,
+  ReportClearJob,
+  ReportList,
+  ReportSuggestionList,
+} from '@csp/shared/schemas/report';
 import { reportListQuerySchema, reportWindowSchema } from '@csp/shared/schemas/report';
 import { Hono } from 'hono';
 import * as z from 'zod';
@@ -12,7 +20,12 @@ import { domainReportEndpoint } from '../../http/public-origin';
 import { listDomainAnalyses } from '../../store/analyses';
 import { getKnowledge } from '../../store/knowledge';
 import {
-  clearReportCounts,
+  advanceReportClear,
+  getReportClear,
+  runReportClear,
+  startReportClear,
+} from '../../store/report-clear';
+import {
   counterShard,
   hourOf,
   hourStartMs,
@@ -21,7 +34,6 @@ import {
   windowStats,
 } from '../../store/report-counts';
 import {
-  clearDomainReports,
   deleteReportItem,
   getReport,
   InvalidCursorError,
@@ -72,14 +84,20 @@ export const reportRoutes = new Hono<ApiEnv>()
     const byHour = new Map(stats.map((s) => [s.hour, s]));
     const dropped: DropCounts = {};
     for (const s of stats) {
-      for (const [k, v] of Object.entries(s.dropped) as [keyof DropCounts, number][])
-        dropped[k] = (dropped[k] ?? 0) + v;
+      for (const reason of DROP_REASONS) {
+        const n = s.dropped[reason];
+        if (n) dropped[reason] = (dropped[reason] ?? 0) + n;
+      }
     }
+    const top = topGroups(counts.groups, { offset: q.groupOffset, overCap: counts.overCap });
     const body: ReportList = {
       reports: page.reports,
       total: stats.reduce((n, s) => n + s.received, 0),
       stored: stats.reduce((n, s) => n + s.stored, 0),
-      counts,
+      counts: top.shown,
+      groupTotal: counts.groups.length,
+      groupOffset: q.groupOffset,
+      other: top.other,
       hourly: hours.map((hour) => ({ hour: `${hour}:00:00.000Z`, count: byHour.get(hour)?.received ?? 0 })),
       dropped,
       nextCursor: page.nextCursor,
@@ -89,12 +107,25 @@ export const reportRoutes = new Hono<ApiEnv>()
     return c.json(body);
   })
 
+  // Clearing is accepted at once and runs in the background (store/report-clear.ts); the panel polls it.
   .delete('/domains/:id/uri-reports', requireUser, async (c) => {
     const { db } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'change', { admins: true });
-    const deleted = await clearDomainReports(db, domain.id);
-    await clearReportCounts(db, domain.id);
-    return c.json({ success: true, deleted });
+    const job = await startReportClear(db, domain.id);
+    void runReportClear(db, domain.id, c.var.log);
+    return c.json(job, 202);
+  })
+
+  .get('/domains/:id/uri-reports/clear', requireUser, async (c) => {
+    const { db } = c.var.deps;
+    const domain = await domainFor(c, c.req.param('id'), 'read', { admins: true });
+    let job = await getReportClear(db, domain.id);
+    // A step frozen with its Lambda is taken over here once its lease runs out (a no-op while it holds).
+    if (job?.state === 'running') {
+      await advanceReportClear(db, domain.id, 1000);
+      job = await getReportClear(db, domain.id);
+    }
+    return c.json<{ job: ReportClearJob | null }>({ job });
   })
 
   .delete('/uri-reports/:id', requireUser, async (c) => {
@@ -126,8 +157,9 @@ export const reportRoutes = new Hono<ApiEnv>()
       windowCounts(db, domain.id, hours[0]!, hours.at(-1)!),
       recentDomainReports(db, domain.id, since, SUGGESTION_EVIDENCE),
     ]);
+    const top = topGroups(counts.groups, { overCap: counts.overCap });
     const evidence = new Map<string, ReportGroupEvidence>(
-      counts.map((g) => [`${g.directive}\n${g.source}`, { ...g, reports: [] }]),
+      top.shown.map((g) => [`${g.directive}\n${g.source}`, { ...g, reports: [] }]),
     );
     for (const r of reports) {
       evidence
@@ -142,6 +174,7 @@ export const reportRoutes = new Hono<ApiEnv>()
       }),
       analysisId: latest?.id ?? null,
       days,
+      other: top.other,
     };
     return c.json(body);
   });

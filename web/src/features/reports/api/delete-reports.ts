@@ -1,5 +1,5 @@
-// DELETE /api/uri-reports/:id (one report) and DELETE /api/domains/:id/uri-reports (all of a domain's).
-// Either way the domain's report queries are refetched: counts and suggestions change with the list.
+// DELETE /api/uri-reports/:id: one report. The domain's report queries are refetched: counts and
+// suggestions change with the list. (Clearing all of them: clear-reports.ts.)
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { reportsQueryKey } from './get-reports';
@@ -14,19 +14,6 @@ export function useDeleteReport(domainId: string, callbacks: Callbacks = {}) {
   return useMutation({
     mutationFn: (id: string) =>
       apiRequest<{ success: boolean }>('DELETE', `/api/uri-reports/${encodeURIComponent(id)}`),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: reportsQueryKey(domainId) });
-      callbacks.onSuccess?.();
-    },
-    onError: (error) => callbacks.onError?.(error),
-  });
-}
-
-export function useClearReports(domainId: string, callbacks: Callbacks = {}) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () =>
-      apiRequest<{ success: boolean }>('DELETE', `/api/domains/${encodeURIComponent(domainId)}/uri-reports`),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: reportsQueryKey(domainId) });
       callbacks.onSuccess?.();

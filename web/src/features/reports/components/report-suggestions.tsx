@@ -1,8 +1,9 @@
 // Report groups judged against the latest completed crawl, each with its class and the reason. Accepting a
 // suggestion into a policy is the workbench's job; here they are read.
+import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { ReportSuggestionList } from '@csp/shared/schemas/report';
 import { Badge } from '@/components/ui/badge';
-import { formatCount } from '@/lib/format';
+import { countOf, formatCount } from '@/lib/format';
 import { ageLabel } from '../utils/age';
 import { SUGGESTION_CLASS_LABELS } from '../utils/classes';
 
@@ -47,6 +48,13 @@ export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; n
           );
         })}
       </ul>
+      {data.other.groups > 0 ? (
+        <p className="text-xs text-muted-foreground">
+          Judged from the {formatCount(REPORT_LIMITS.groupsShown)} most reported groups;{' '}
+          {countOf(data.other.groups, 'less frequent group')} {data.other.groups === 1 ? 'is' : 'are'} not
+          judged here.
+        </p>
+      ) : null}
     </section>
   );
 }

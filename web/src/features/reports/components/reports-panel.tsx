@@ -1,20 +1,23 @@
 // The domain screen's Security Reports panel (spec section 2): a window of 1, 3 or 7 days (7 by default),
 // refreshed every 30 s; the exact totals, reports per hour and counts per group; the suggestions judged
-// against the latest crawl; the reports themselves, a page at a time, each deletable; Clear All.
+// against the latest crawl; the reports themselves, a page at a time, each deletable; Clear All, which runs
+// in the background while the panel shows its progress.
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
-import type { DropCounts, ReportList } from '@csp/shared/schemas/report';
+import type { DropCounts, OtherGroups, ReportClearJob, ReportList } from '@csp/shared/schemas/report';
 import { Eraser } from 'lucide-react';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/dialog';
+import { Progress } from '@/components/ui/progress';
 import { SegmentedControl } from '@/components/ui/segmented-control';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { countOf, formatCount } from '@/lib/format';
-import { useClearReports, useDeleteReport } from '../api/delete-reports';
+import { useClearReports, useReportClear } from '../api/clear-reports';
+import { useDeleteReport } from '../api/delete-reports';
 import { useReportSuggestions } from '../api/get-report-suggestions';
 import { type ReportWindow, useReports } from '../api/get-reports';
 import { DROP_REASON_LABELS } from '../utils/classes';
@@ -44,15 +47,17 @@ export function ReportsPanel({ domainId, readOnly = false }: { domainId: string;
     onError: errorToast,
   });
   const clearAll = useClearReports(domainId, {
-    onSuccess: () => {
-      setConfirmClear(false);
-      toast({ title: 'Success', description: 'All security reports cleared successfully' });
-    },
     onError: (error) => {
       setConfirmClear(false);
       errorToast(error);
     },
   });
+  const clearDone = useCallback(
+    () => toast({ title: 'Success', description: 'All security reports cleared successfully' }),
+    [],
+  );
+  const clearJob = useReportClear(domainId, clearDone).data ?? null;
+  const clearing = clearJob?.state === 'running';
 
   const first = reports.data?.pages[0];
   const list = reports.data?.pages.flatMap((p) => p.reports) ?? [];
@@ -67,7 +72,7 @@ export function ReportsPanel({ domainId, readOnly = false }: { domainId: string;
             <Button
               variant="outline"
               size="sm"
-              disabled={!first || first.total === 0 || clearAll.isPending}
+              disabled={!first || first.total === 0 || clearAll.isPending || clearing}
               onClick={() => setConfirmClear(true)}
             >
               <Eraser aria-hidden="true" />
@@ -82,6 +87,7 @@ export function ReportsPanel({ domainId, readOnly = false }: { domainId: string;
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-5">
+        {clearing && clearJob ? <ClearProgress job={clearJob} /> : null}
         <SegmentedControl
           label="Report window"
           value={String(days)}
@@ -169,7 +175,7 @@ export function ReportsPanel({ domainId, readOnly = false }: { domainId: string;
         confirmLabel="Clear All"
         destructive
         pending={clearAll.isPending}
-        onConfirm={() => clearAll.mutate()}
+        onConfirm={() => clearAll.mutate(undefined, { onSuccess: () => setConfirmClear(false) })}
       />
     </Card>
   );
@@ -181,7 +187,7 @@ function Summary({ data }: { data: ReportList }) {
       <p>
         <span className="text-2xl font-semibold tabular-nums">{formatCount(data.total)}</span>{' '}
         <span className="text-muted-foreground">
-          {data.total === 1 ? 'report' : 'reports'} received in {countOf(data.counts.length, 'group')}
+          {data.total === 1 ? 'report' : 'reports'} received in {countOf(data.groupTotal, 'group')}
         </span>
       </p>
       {data.stored < data.total ? (
@@ -203,9 +209,52 @@ function DropSummary({ dropped }: { dropped: DropCounts }) {
   return <p className="text-xs text-muted-foreground">Dropped as noise: {parts.join(', ')}.</p>;
 }
 
+/** Clearing runs in the background: how far it is (the total is not known up front). */
+function ClearProgress({ job }: { job: ReportClearJob }) {
+  const what = job.phase === 'reports' ? 'stored reports' : 'counts';
+  return (
+    <div
+      className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3"
+      role="status"
+      data-testid="report-clear-progress"
+    >
+      <p className="text-sm">
+        <span className="font-medium">Clearing all security reports…</span>{' '}
+        <span className="text-muted-foreground">
+          {countOf(job.deleted, 'item')} deleted so far, now the {what}. You can leave this page: it goes on
+          without it.
+        </span>
+      </p>
+      <Progress label="Clearing security reports" />
+    </div>
+  );
+}
+
+/** What the group table leaves out: the groups beyond the most reported, and sources over the hourly cap. */
+function OtherGroupsNote({ other }: { other: OtherGroups }) {
+  if (other.groups === 0 && other.overCap === 0) return null;
+  return (
+    <div className="flex flex-col gap-1 text-xs text-muted-foreground" data-testid="report-other-groups">
+      {other.groups > 0 ? (
+        <p>
+          {countOf(other.count, 'other report')} in {countOf(other.groups, 'other group')}, each reported less
+          often than those above.
+        </p>
+      ) : null}
+      {other.overCap > 0 ? (
+        <p>
+          {countOf(other.overCap, 'report')} named sources beyond the first{' '}
+          {formatCount(REPORT_LIMITS.newGroupsPerDomainHour)} new ones of their hour: they are counted in the
+          total only, which keeps a flood of made-up sources from filling this list.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 function GroupCounts({ data }: { data: ReportList }) {
   const groups = [...data.counts].sort((a, b) => b.count - a.count);
-  if (groups.length === 0) return null;
+  if (groups.length === 0) return <OtherGroupsNote other={data.other} />;
   return (
     <section className="flex flex-col gap-2" aria-labelledby="report-groups-title">
       <h4 id="report-groups-title" className="text-sm font-semibold">
@@ -231,6 +280,7 @@ function GroupCounts({ data }: { data: ReportList }) {
           </tbody>
         </table>
       </div>
+      <OtherGroupsNote other={data.other} />
     </section>
   );
 }

@@ -1,0 +1,50 @@
+// DELETE /api/domains/:id/uri-reports (accepted at once, 202: the clearing runs in the background) and
+// GET /api/domains/:id/uri-reports/clear, its progress, polled every second while it runs. When it is done
+// the domain's report queries are refetched.
+import { type ReportClearJob, reportClearJobSchema } from '@csp/shared/schemas/report';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import * as z from 'zod';
+import { apiGet, apiRequest } from '@/lib/api-client';
+import { reportsQueryKey } from './get-reports';
+
+const POLL_MS = 1000;
+const clearStateSchema = z.object({ job: reportClearJobSchema.nullable() });
+
+export const reportClearQueryKey = (domainId: string) => ['domains', domainId, 'uri-reports-clear'] as const;
+
+export async function getReportClear(domainId: string): Promise<ReportClearJob | null> {
+  const body = await apiGet<unknown>(`/api/domains/${encodeURIComponent(domainId)}/uri-reports/clear`);
+  return clearStateSchema.parse(body).job;
+}
+
+/** The domain's clearing, polled while it runs; `onDone` once a clearing seen running has finished. */
+export function useReportClear(domainId: string, onDone: () => void) {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: reportClearQueryKey(domainId),
+    queryFn: () => getReportClear(domainId),
+    refetchInterval: (q) => (q.state.data?.state === 'running' ? POLL_MS : false),
+  });
+  const wasRunning = useRef(false);
+  const state = query.data?.state;
+  useEffect(() => {
+    if (state === 'running') wasRunning.current = true;
+    else if (state === 'done' && wasRunning.current) {
+      wasRunning.current = false;
+      void queryClient.invalidateQueries({ queryKey: reportsQueryKey(domainId) });
+      onDone();
+    }
+  }, [state, domainId, queryClient, onDone]);
+  return query;
+}
+
+export function useClearReports(domainId: string, callbacks: { onError?: (error: Error) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiRequest<ReportClearJob>('DELETE', `/api/domains/${encodeURIComponent(domainId)}/uri-reports`),
+    onSuccess: (job) => queryClient.setQueryData(reportClearQueryKey(domainId), job),
+    onError: (error) => callbacks.onError?.(error),
+  });
+}
