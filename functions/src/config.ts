@@ -61,8 +61,16 @@ const envSchema = z.object({
   CRAWLER_FUNCTION: z.string().optional(),
   /** The crawl writer function, the only thing the crawler may invoke (AWS). */
   CRAWL_WRITER_FUNCTION: z.string().optional(),
-  /** The report queue (SQS) the ingest handler sends to; locally a file queue under DATA_DIR. */
+  /**
+   * The report queue (SQS) the ingest handler sends reports to, and the API and the report consumer send
+   * clear messages to; locally a file queue under DATA_DIR.
+   */
   REPORT_QUEUE_URL: z.string().optional(),
+  /**
+   * How long the report consumer clears a domain's reports per clear message before it sends the message
+   * again: well under its Lambda's 2-minute timeout, and short enough not to hold the batch it came in.
+   */
+  REPORT_CLEAR_STEP_MS: z.coerce.number().int().min(50).default(20_000),
   /**
    * Where browsers send reports, when not PUBLIC_URL's /api/uri-report (a Lambda Function URL of the ingest
    * handler, for high volume). Written into every generated policy's report-uri.

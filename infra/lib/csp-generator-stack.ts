@@ -275,6 +275,10 @@ export class CspGeneratorStack extends Stack {
     // report is in the report queue; the consumer aggregates. Opt-in (-c reportFunctionUrl=true): a public
     // URL named in policies instead, cheaper per report but with no per-client limit but the app's.
     const reports = new ReportQueue(this, 'Reports', { consumerTimeout: REPORT_CONSUMER_TIMEOUT });
+    // The API sends clear messages there (clearing a domain's reports, deleting a domain or a user): the
+    // consumer does the deleting in the background.
+    api.addEnvironment('REPORT_QUEUE_URL', reports.queue.queueUrl);
+    grantSend(api, reports.queue);
     const ingestEntry = this.entry('reportIngest', sourceRoot);
     if (ingestEntry) {
       const ingest = new ProjectFunction(this, 'ReportIngest', {
@@ -331,6 +335,8 @@ export class CspGeneratorStack extends Stack {
         description: 'CSP Generator: stores violation reports and counts them, in batches',
         memorySize: 512,
         timeout: REPORT_CONSUMER_TIMEOUT,
+        // A clear message with more to delete goes back into this queue for the next invocation.
+        environment: { REPORT_QUEUE_URL: reports.queue.queueUrl },
       }).bindTable(table, {
         accessMode: 'readWrite',
         indexes: true,
@@ -347,6 +353,7 @@ export class CspGeneratorStack extends Stack {
           maxConcurrency: 4,
         }),
       );
+      grantSend(consumer, reports.queue);
       this.functions.reportConsumer = consumer;
     }
 

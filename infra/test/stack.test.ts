@@ -233,6 +233,23 @@ describe('CspGeneratorStack with every handler present', () => {
       ),
     ).toEqual(['sqs:SendMessage']);
     expect(sqsAndSecrets('crawler')).toEqual([]);
+    // Who may send to which queue: the API to the crawl queue and (clear messages) the report queue; the
+    // report consumer to its own queue only (a clear with more to delete goes on in a message of its own).
+    // (CDK merges one action's statements: the resources are listed together.)
+    const sendsTo = (name: FunctionName) =>
+      statementsOf(name)
+        .filter((st) => actions(st).includes('sqs:SendMessage'))
+        .flatMap((st) => [st.Resource].flat())
+        .map((r) => (r as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0].replace(/[0-9A-F]{8}$/, ''))
+        .sort();
+    expect(sendsTo('api')).toEqual(['CrawlQueue', 'ReportsQueue']);
+    expect(sendsTo('reportConsumer')).toEqual(['ReportsQueue']);
+    expect(sendsTo('reportIngest')).toEqual(sendsTo('reportConsumer'));
+    for (const name of ['api', 'reportConsumer'] as const) {
+      const fn = s.template.toJSON().Resources[s.logicalId(name)] as Resource;
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(JSON.stringify(env.REPORT_QUEUE_URL), name).toMatch(/"Ref":"ReportsQueue/);
+    }
     for (const name of ALL_FUNCTIONS) {
       const all = statementsOf(name).flatMap(actions);
       expect(all.length, name).toBeGreaterThan(0);
@@ -324,7 +341,8 @@ describe('CspGeneratorStack with every handler present', () => {
         .flatMap(actions)
         .filter((a) => /Put|Update|Delete|Write/.test(a) && a.startsWith('dynamodb:')),
     ).toEqual([]);
-    // The report consumer reads domains and crawls but writes only its report items and achievements.
+    // The report consumer reads domains and crawls but writes only its report items, the clearing's job
+    // item (clearing deletes the report items) and achievements.
     const consumerWrites = statementsOf('reportConsumer').filter((st) =>
       actions(st).some((a) => a.startsWith('dynamodb:') && /Put|Update|Delete|Write/.test(a)),
     );
@@ -338,6 +356,7 @@ describe('CspGeneratorStack with every handler present', () => {
           'RPOLICY#*',
           'RGUARD#*',
           'RSUSP#*',
+          'RCLEAR#*',
           'ACHIEVE#*',
         ],
       },

@@ -5,6 +5,7 @@ import type { Logger } from '../logger';
 import type { MessageQueue } from '../queue/queue';
 import type { Secrets } from '../secrets';
 import type { Db } from '../store/db';
+import type { ReportClearQueue } from '../store/report-clear';
 import type { SessionRecord } from '../store/sessions';
 import type { UserRecord } from '../store/users';
 
@@ -19,6 +20,8 @@ export interface ApiDeps {
   secrets: Secrets;
   logger: Logger;
   queue: AnalysisQueue;
+  /** The report queue (SQS in AWS, the local durable queue): the API sends clear messages to it. */
+  reportQueue: ReportClearQueue;
 }
 
 export interface ApiEnv {

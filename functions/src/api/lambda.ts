@@ -6,6 +6,7 @@ import { loadConfig } from '../config';
 import { withViewerHost } from '../http/viewer-host';
 import { createLogger } from '../logger';
 import { createSqsQueue } from '../queue/sqs-queue';
+import { createSqsReportQueue } from '../queue/sqs-report-queue';
 import { createDb } from '../store/db';
 import { createApiApp } from './app';
 
@@ -23,8 +24,16 @@ let appPromise: Promise<Handler> | null = null;
 function app() {
   appPromise ??= loadAwsSecrets(config, process.env.SECRETS_ARN).then((secrets) => {
     if (!config.CRAWL_QUEUE_URL) throw new Error('CRAWL_QUEUE_URL is not set');
+    if (!config.REPORT_QUEUE_URL) throw new Error('REPORT_QUEUE_URL is not set');
     const handler = handle(
-      createApiApp({ db, config, secrets, logger, queue: createSqsQueue(config.CRAWL_QUEUE_URL) }),
+      createApiApp({
+        db,
+        config,
+        secrets,
+        logger,
+        queue: createSqsQueue(config.CRAWL_QUEUE_URL),
+        reportQueue: createSqsReportQueue(config.REPORT_QUEUE_URL),
+      }),
     );
     // The public origin is the host the viewer asked CloudFront for (http/viewer-host.ts).
     const accepted = () => secrets.originVerify?.accepted() ?? [];

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ReportMessage } from '@csp/shared/schemas/report';
+import type { ReportQueueMessage } from '@csp/shared/schemas/report';
 import type { RestrictedFunction } from '@csp/shared/store/key-prefixes';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -54,7 +54,7 @@ export interface LocalServer {
   port: number;
   deps: ApiDeps;
   queue: LocalQueue;
-  reportQueue: LocalDurableQueue<ReportMessage>;
+  reportQueue: LocalDurableQueue<ReportQueueMessage>;
   close(): Promise<void>;
 }
 
@@ -93,6 +93,8 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
       secrets,
       logger,
       queue: { send: (m, o) => queueRef.current!.send(m, o) },
+      // The report queue below: clear messages go beside the reports, to the same consumer.
+      reportQueue: { sendAll: (m) => reportQueue.sendAll(m) },
     };
     const notWired: SqsHandler = async () => {
       throw new Error('No crawl handler is wired into this server');
@@ -109,9 +111,14 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     const reportQueueDir =
       opts.reportQueueDir ??
       (tempQueueDir ? mkdtempSync(join(tmpdir(), 'csp-report-queue-')) : join(dataDir, 'report-queue'));
-    const reportQueue = new LocalDurableQueue<ReportMessage>({
+    const reportQueue: LocalDurableQueue<ReportQueueMessage> = new LocalDurableQueue<ReportQueueMessage>({
       dir: reportQueueDir,
-      handler: createReportConsumer({ db: dbOf('reportConsumer'), logger }),
+      handler: createReportConsumer({
+        db: dbOf('reportConsumer'),
+        logger,
+        // A clear with more to delete goes on in the next batch, as in AWS.
+        clear: { queue: { sendAll: (m) => reportQueue.sendAll(m) }, stepMs: config.REPORT_CLEAR_STEP_MS },
+      }),
       logger,
     });
     reportQueue.start();

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../logger';
 import { batchPut } from '../store/batch';
 import { createDb, type Db } from '../store/db';
+import { createDomain } from '../store/domains';
 import { hourOf, windowCounts, windowStats } from '../store/report-counts';
 import { listDomainReports } from '../store/reports';
 import { ensureTable } from '../store/table';
@@ -63,9 +64,13 @@ async function totals(domainId: string) {
   return { counts: counts.groups, overCap: counts.overCap, stats: stats[0], listed: listed.reports };
 }
 
+/** The consumer counts reports of existing domains only. */
+const newDomain = async () =>
+  (await createDomain(db, `u-${randomUUID()}`, { name: 'Shop', url: `${SITE}/`, isActive: true })).id;
+
 describe('the report consumer', () => {
   it('counts every report exactly and keeps raw copies only up to the budgets', async () => {
-    const domainId = `d-${randomUUID()}`;
+    const domainId = await newDomain();
     const consume = createReportConsumer({ db, logger: createLogger('silent') });
     const n = 60;
     const records = Array.from({ length: n }, () =>
@@ -85,7 +90,7 @@ describe('the report consumer', () => {
   });
 
   it('does not count a batch twice when it is delivered again, also when a redelivery races the first', async () => {
-    const domainId = `d-${randomUUID()}`;
+    const domainId = await newDomain();
     const consume = createReportConsumer({ db, logger: createLogger('silent') });
     const sentAt = Date.now();
     const event: SQSEvent = {

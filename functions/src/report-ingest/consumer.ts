@@ -5,11 +5,18 @@
 // A domain takes REPORT_LIMITS.newGroupsPerDomainHour new groups an hour individually; the reports of
 // further new groups go to the hour's one "other" counter, so a flood of distinct sources costs a bounded
 // number of writes. A message whose writes fail is retried alone: the rest of its batch counts.
+// The queue also carries clear messages (store/report-clear.ts): each advances its domain's clearing for a
+// bounded time beside the batch's reports and, when there is more, goes into the queue again; one that
+// fails is handed back alone, like a report message.
 
 import { createHash } from 'node:crypto';
 import { reportGroup } from '@csp/shared/reports/group';
 import { DROP_REASONS, REPORT_LIMITS } from '@csp/shared/reports/limits';
-import { type ReportMessage, reportMessageSchema } from '@csp/shared/schemas/report';
+import {
+  type ReportClearMessage,
+  type ReportMessage,
+  reportQueueMessageSchema,
+} from '@csp/shared/schemas/report';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { recordAchievementEvent } from '../achievements/record';
 import { sawNewSuspiciousGroup } from '../achievements/suspicious-watch';
@@ -17,6 +24,7 @@ import { errorFields, type Logger } from '../logger';
 import { type Db, failedConditionIndexes, isConditionFailure } from '../store/db';
 import { getDomain } from '../store/domains';
 import { idFromSeed } from '../store/ids';
+import { type ReportClearQueue, runReportClearMessage } from '../store/report-clear';
 import {
   applyCounts,
   type CounterDelta,
@@ -46,6 +54,12 @@ export interface ConsumerOptions {
   logger: Logger;
   /** Counts the table writes it makes (the ingest benchmark reports writes per 1,000 reports). */
   onWrite?: (kind: 'counts' | 'reports' | 'policies', items: number) => void;
+  /**
+   * Clear messages: how long each clears (config.REPORT_CLEAR_STEP_MS) before it is sent again to `queue`
+   * (the report queue). Without it (a consumer that only counts), a clear message is handed back as failed,
+   * with an error logged.
+   */
+  clear?: { queue: ReportClearQueue; stepMs: number };
 }
 
 /** Transaction items of one chunk: counters + hours + guard seconds must fit in 100. */
@@ -60,12 +74,18 @@ export function createReportConsumer(opts: ConsumerOptions) {
 
   /** Counts a domain's messages; the ones that could not be counted (to be delivered again). */
   async function consumeDomain(domainId: string, batch: Delivered[]): Promise<Delivered[]> {
+    // A deleted domain's reports are not counted: the ingest handler knows a domain for a minute after it
+    // is gone (its cache), and what they left would outlive the background clearing of the domain.
+    const domain = await getDomain(db, domainId);
+    if (!domain) {
+      logger.info('reports of a deleted domain, dropped', { domainId, messages: batch.length });
+      return [];
+    }
     const failed = await consumeDomainReports(domainId, batch);
     const counted = batch.filter((d) => !failed.includes(d));
     // Achievements count the reports received (a redelivered message may count twice: thresholds only).
     const received = counted.reduce((n, d) => n + d.message.reports.length, 0);
-    const domain = received > 0 ? await getDomain(db, domainId) : null;
-    if (!domain) return failed;
+    if (received === 0) return failed;
     const now = Date.now();
     const suspicious = await sawNewSuspiciousGroup(
       db,
@@ -273,19 +293,41 @@ export function createReportConsumer(opts: ConsumerOptions) {
     }
   }
 
+  /** Runs one clear message's step; false when it must be delivered again (logged). */
+  async function consumeClear(record: SQSRecord, message: ReportClearMessage): Promise<boolean> {
+    try {
+      if (!opts.clear) throw new Error('This consumer does not clear reports');
+      const outcome = await runReportClearMessage(db, opts.clear.queue, message, opts.clear.stepMs);
+      logger.info('report clearing step', { domainId: message.domainId, outcome });
+      return true;
+    } catch (err) {
+      logger.error('clear message failed, will be delivered again', {
+        domainId: message.domainId,
+        messageId: record.messageId,
+        ...errorFields(err),
+      });
+      return false;
+    }
+  }
+
   return async function consumeReports(event: SQSEvent): Promise<SQSBatchResponse> {
     const byDomain = new Map<string, Delivered[]>();
+    const clears: { record: SQSRecord; message: ReportClearMessage }[] = [];
     for (const record of event.Records) {
-      const parsed = reportMessageSchema.safeParse(safeJson(record.body));
+      const parsed = reportQueueMessageSchema.safeParse(safeJson(record.body));
       if (!parsed.success) {
-        // Only the ingest handler writes to this queue: an unreadable message is a bug, not a retry.
+        // Only the ingest handler and the API write to this queue: an unreadable message is a bug, not a retry.
         logger.error('unreadable report message, dropped', { messageId: record.messageId });
+        continue;
+      }
+      if (parsed.data.kind === 'clear') {
+        clears.push({ record, message: parsed.data });
         continue;
       }
       const list = byDomain.get(parsed.data.domainId) ?? [];
       list.push({
         record,
-        message: parsed.data,
+        message: parsed.data as ReportMessage,
         token: guardToken(record.messageId),
         second: Math.floor(Number(record.attributes.SentTimestamp) / 1000),
         redelivered: Number(record.attributes.ApproximateReceiveCount) > 1,
@@ -293,8 +335,12 @@ export function createReportConsumer(opts: ConsumerOptions) {
       byDomain.set(parsed.data.domainId, list);
     }
     const failures: { itemIdentifier: string }[] = [];
-    await Promise.all(
-      [...byDomain].map(async ([domainId, list]) => {
+    const clearing = clears.map(async ({ record, message }) => {
+      if (!(await consumeClear(record, message))) failures.push({ itemIdentifier: record.messageId });
+    });
+    await Promise.all([
+      ...clearing,
+      ...[...byDomain].map(async ([domainId, list]) => {
         try {
           const failed = await consumeDomain(domainId, list);
           failures.push(...failed.map((d) => ({ itemIdentifier: d.record.messageId })));
@@ -307,7 +353,7 @@ export function createReportConsumer(opts: ConsumerOptions) {
           failures.push(...list.map((d) => ({ itemIdentifier: d.record.messageId })));
         }
       }),
-    );
+    ]);
     return { batchItemFailures: failures };
   };
 }

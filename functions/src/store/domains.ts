@@ -12,12 +12,10 @@ import {
   domainKey,
   domainUuidKey,
   knowledgeKey,
-  reportClearKey,
   userDomainsPartition,
 } from './keys';
 import { queryPartition } from './query';
-import { clearReportCounts } from './report-counts';
-import { clearDomainReports } from './reports';
+import { type ReportClearDeps, requestReportClear } from './report-clear';
 import { updateFields } from './update-fields';
 
 const strip = (item: Record<string, unknown>): Domain => {
@@ -100,8 +98,15 @@ export async function updateDomain(db: Db, id: string, input: DomainUpdateInput)
   return item ? strip(item) : null;
 }
 
-/** Deletes a domain with its analyses, reports and configurations. The domain item goes last, so a failure half way can be retried. */
-export async function deleteDomainCascade(db: Db, domain: Domain): Promise<void> {
+/**
+ * Deletes a domain with its analyses, reports and configurations. Its reports (a flood can leave hundreds of
+ * thousands) are cleared in the background by a clear job, started first: if its message cannot be sent,
+ * the caller gets a 503 and nothing is deleted. What the owner sees goes at once, the domain item last, so a
+ * failure half way can be retried; the job goes on after the domain is gone (it needs nothing of it).
+ */
+export async function deleteDomainCascade(deps: ReportClearDeps, domain: Domain): Promise<void> {
+  const { db } = deps;
+  await requestReportClear(deps, domain.id);
   const keys = await queryPartition(db, {
     index: 'gsi2',
     partition: domainAnalysesPartition(domain.id),
@@ -111,9 +116,7 @@ export async function deleteDomainCascade(db: Db, domain: Domain): Promise<void>
   await batchDelete(db, [...analyses, ...analyses.map((k) => ({ pk: k.pk, sk: knowledgeKey('').sk }))]);
   // Analyses of the domain that were waiting to crawl no longer hold places in the owner's queue.
   await reconcileWaiting(db, domain.userId);
-  // Its violation reports and their counts go too (spec: a domain is deleted with its security reports).
-  await clearDomainReports(db, domain.id);
-  await clearReportCounts(db, domain.id);
   await deleteDomainConfigurations(db, domain.id);
-  await batchDelete(db, [reportClearKey(domain.id), domainUuidKey(domain.uuid), domainKey(domain.id)]);
+  // The uuid first: from here on no new report of the domain is accepted.
+  await batchDelete(db, [domainUuidKey(domain.uuid), domainKey(domain.id)]);
 }

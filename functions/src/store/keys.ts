@@ -170,8 +170,12 @@ function boundedKeyPart(value: string, separator?: string): string {
   return plain ? value : `~${createHash('sha256').update(value).digest('base64url')}`;
 }
 
-/** A domain's clearing of its reports, done in the background: its progress, polled by the panel. */
-export const reportClearKey = (domainId: string) => ({ pk: `${P.domain}${domainId}`, sk: 'REPORTCLEAR' });
+/**
+ * A domain's clearing of its reports, done in the background by the report consumer: its progress, polled
+ * by the panel. A partition of its own (not the domain's), so the consumer may write it without being able
+ * to write domains, and it outlives a deleted domain whose reports it is still clearing.
+ */
+export const reportClearKey = (domainId: string) => ({ pk: `${P.reportClear}${domainId}`, sk: 'JOB' });
 
 /** Per domain and hour: reports received, raw reports kept, and noise dropped by reason. */
 export const reportStatsPartition = (domainId: string) => `${P.reportStats}${domainId}`;

@@ -1,13 +1,18 @@
 // Clearing a domain's reports in the background: a flood can leave hundreds of thousands of items, so no
 // request deletes them all. The job item (keys.ts reportClearKey) holds where the deletion is — which
-// partition, the last key read there — and how many items are gone. Whoever holds its lease advances it a
-// bounded step at a time: the API right after accepting the clear (locally the process runs it to the end),
-// and every poll of the panel while it is running, so in AWS a step frozen with its Lambda is taken over
-// once its lease runs out.
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// partition, the last key read there — and how many items are gone. The API accepts a clear (the owner's
+// "Clear All", or the deletion of the domain or its owner) by writing the job and sending a clear message on
+// the report queue; the report consumer advances the job for config.REPORT_CLEAR_STEP_MS per message and, while it
+// is not done, sends the message again for the next invocation. Whoever holds the job's lease advances it:
+// the consumer, and each poll of the panel for a second (a safety net for a chain of messages that broke: a
+// re-send that failed, a message dead-lettered), so two never delete the same page at once.
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
-import type { ReportClearJob } from '@csp/shared/schemas/report';
+import type { ReportClearJob, ReportClearMessage } from '@csp/shared/schemas/report';
+import { AppError } from '../errors';
 import { errorFields, type Logger } from '../logger';
+import type { DurableQueue } from '../queue/queue';
 import { batchDelete } from './batch';
 import { type Db, epochSeconds, isConditionFailure } from './db';
 import {
@@ -23,11 +28,16 @@ import {
 /** Keys read and deleted per page. */
 const PAGE = 500;
 /**
- * A step's holder has this long, renewed after each page; a step stops well before (budgetMs). In AWS the
- * step the API starts after its 202 is frozen with its Lambda: the panel's polls take over once this runs
- * out.
+ * A step's holder has this long, renewed after each page; a step stops well before (budgetMs). A step whose
+ * process died (a consumer Lambda that timed out) is taken over once this runs out.
  */
 const LEASE_MS = 10_000;
+/**
+ * A running job nobody saved progress on for this long has lost its chain of messages: a new request to
+ * clear (the owner clicking again, deleting the domain) sends a message again. Shorter than this, the
+ * chain is alive (or queued behind reports) and a second one would only wait for the first's lease.
+ */
+const STALLED_MS = 60_000;
 /** A finished job is shown for a day, then expires. */
 const DONE_TTL_SECONDS = 24 * 3600;
 
@@ -53,7 +63,12 @@ function partitions(domainId: string): Partition[] {
   ];
 }
 
+/** Where the API and the consumer send clear messages: the report queue. */
+export type ReportClearQueue = DurableQueue<ReportClearMessage>;
+
 interface JobItem {
+  /** Which clearing this is: a message of an earlier, finished one does nothing to it. */
+  jobId: string;
   state: 'running' | 'done';
   /** Index into partitions(); the last key read there (a query's LastEvaluatedKey). */
   partitionAt: number;
@@ -62,6 +77,8 @@ interface JobItem {
   startedAt: string;
   finishedAt?: string | null;
   leaseUntil?: number;
+  /** When the job was started or last advanced (ms). */
+  savedAt: number;
 }
 
 function view(domainId: string, item: JobItem): ReportClearJob {
@@ -75,21 +92,28 @@ function view(domainId: string, item: JobItem): ReportClearJob {
   };
 }
 
-export async function getReportClear(db: Db, domainId: string): Promise<ReportClearJob | null> {
+async function getJob(db: Db, domainId: string): Promise<JobItem | null> {
   const res = await db.doc.send(
     new GetCommand({ TableName: db.table, Key: reportClearKey(domainId), ConsistentRead: true }),
   );
-  return res.Item ? view(domainId, res.Item as JobItem) : null;
+  return (res.Item as JobItem | undefined) ?? null;
 }
 
-/** Starts clearing a domain's reports; a clear already running is answered instead of a second one. */
-export async function startReportClear(db: Db, domainId: string): Promise<ReportClearJob> {
+export async function getReportClear(db: Db, domainId: string): Promise<ReportClearJob | null> {
+  const item = await getJob(db, domainId);
+  return item ? view(domainId, item) : null;
+}
+
+/** Writes a new job; a job already running is answered instead of a second one (created: false). */
+async function startJob(db: Db, domainId: string): Promise<{ item: JobItem; created: boolean }> {
   const item: JobItem = {
+    jobId: randomUUID(),
     state: 'running',
     partitionAt: 0,
     resumeKey: null,
     deleted: 0,
     startedAt: new Date().toISOString(),
+    savedAt: Date.now(),
   };
   try {
     await db.doc.send(
@@ -101,17 +125,62 @@ export async function startReportClear(db: Db, domainId: string): Promise<Report
         ExpressionAttributeValues: { ':done': 'done' },
       }),
     );
-    return view(domainId, item);
+    return { item, created: true };
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
-    const running = await getReportClear(db, domainId);
-    if (!running) return startReportClear(db, domainId);
-    return running;
+    const running = await getJob(db, domainId);
+    if (!running || running.state === 'done') return startJob(db, domainId);
+    return { item: running, created: false };
   }
 }
 
+export interface ReportClearDeps {
+  db: Db;
+  reportQueue: ReportClearQueue;
+  logger: Logger;
+}
+
+/**
+ * Starts clearing a domain's reports in the background: writes the job and sends its message. When the
+ * message cannot be sent, the new job is taken back and the caller gets a 503: nothing was changed, and
+ * the owner may try again. A clear already running is answered as it is (sent again only if it stalled).
+ */
+export async function requestReportClear(
+  { db, reportQueue, logger }: ReportClearDeps,
+  domainId: string,
+): Promise<ReportClearJob> {
+  const { item, created } = await startJob(db, domainId);
+  const stalled =
+    !created && Date.now() - (item.savedAt ?? 0) > STALLED_MS && (item.leaseUntil ?? 0) < Date.now();
+  if (!created && !stalled) return view(domainId, item);
+  try {
+    await reportQueue.sendAll([{ kind: 'clear', domainId, jobId: item.jobId }]);
+  } catch (err) {
+    logger.error('could not send a clear message', { domainId, ...errorFields(err) });
+    if (!created) return view(domainId, item); // running already: the panel's polls go on with it
+    const undone = await db.doc
+      .send(
+        new DeleteCommand({
+          TableName: db.table,
+          Key: reportClearKey(domainId),
+          ConditionExpression: 'jobId = :id AND deleted = :zero',
+          ExpressionAttributeValues: { ':id': item.jobId, ':zero': 0 },
+        }),
+      )
+      .then(() => true)
+      .catch((e: unknown) => {
+        if (isConditionFailure(e)) return false;
+        throw e;
+      });
+    // A poll took it up meanwhile: it is under way, and the polls finish it.
+    if (!undone) return (await getReportClear(db, domainId)) ?? view(domainId, item);
+    throw new AppError(503, 'Clearing the reports could not be started; nothing was deleted. Try again.');
+  }
+  return view(domainId, item);
+}
+
 /** Takes the lease of a running job; null when it is done or someone else holds it. */
-async function takeLease(db: Db, domainId: string): Promise<JobItem | null> {
+async function takeLease(db: Db, domainId: string, jobId?: string): Promise<JobItem | null> {
   const now = Date.now();
   try {
     const res = await db.doc.send(
@@ -119,9 +188,16 @@ async function takeLease(db: Db, domainId: string): Promise<JobItem | null> {
         TableName: db.table,
         Key: reportClearKey(domainId),
         UpdateExpression: 'SET leaseUntil = :until',
-        ConditionExpression: '#state = :running AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
+        ConditionExpression: `#state = :running AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)${
+          jobId ? ' AND jobId = :job' : ''
+        }`,
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':until': now + LEASE_MS, ':running': 'running', ':now': now },
+        ExpressionAttributeValues: {
+          ':until': now + LEASE_MS,
+          ':running': 'running',
+          ':now': now,
+          ...(jobId ? { ':job': jobId } : {}),
+        },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -134,15 +210,19 @@ async function takeLease(db: Db, domainId: string): Promise<JobItem | null> {
 
 /**
  * Deletes for about `budgetMs` (a page at a time, progress saved after each), then lets go of the job.
- * 'busy': someone else holds it.
+ * 'busy': someone else holds it. With a jobId (a clear message), a job other than that one is 'done' for it.
  */
 export async function advanceReportClear(
   db: Db,
   domainId: string,
   budgetMs: number,
+  jobId?: string,
 ): Promise<'more' | 'busy' | 'done'> {
-  const job = await takeLease(db, domainId);
-  if (!job) return (await getReportClear(db, domainId))?.state === 'running' ? 'busy' : 'done';
+  const job = await takeLease(db, domainId, jobId);
+  if (!job) {
+    const now = await getJob(db, domainId);
+    return now?.state === 'running' && (!jobId || now.jobId === jobId) ? 'busy' : 'done';
+  }
   const deadline = Date.now() + budgetMs;
   const list = partitions(domainId);
   let { partitionAt: at, deleted } = job;
@@ -174,12 +254,16 @@ export async function advanceReportClear(
     deleted += keys.length;
     cursor = res.LastEvaluatedKey;
     if (!cursor) at += 1;
-    await save('SET partitionAt = :at, resumeKey = :cursor, deleted = :deleted, leaseUntil = :until', {
-      ':at': at,
-      ':cursor': cursor ?? null,
-      ':deleted': deleted,
-      ':until': Date.now() + LEASE_MS,
-    }).catch(() => undefined);
+    await save(
+      'SET partitionAt = :at, resumeKey = :cursor, deleted = :deleted, leaseUntil = :until, savedAt = :now',
+      {
+        ':at': at,
+        ':cursor': cursor ?? null,
+        ':deleted': deleted,
+        ':until': Date.now() + LEASE_MS,
+        ':now': Date.now(),
+      },
+    ).catch(() => undefined);
   }
   if (at < list.length) {
     await save('SET leaseUntil = :zero', { ':zero': 0 });
@@ -201,16 +285,27 @@ export async function advanceReportClear(
   return 'done';
 }
 
-/** Runs a clear to its end in steps (locally the process lives on; in AWS the polls finish what is left). */
-export async function runReportClear(db: Db, domainId: string, logger: Logger): Promise<void> {
-  try {
-    for (;;) {
-      const state = await advanceReportClear(db, domainId, 2000);
-      if (state === 'done') return;
-      // A poll holds the step: it lets go of it within a second.
-      if (state === 'busy') await new Promise((r) => setTimeout(r, 500));
-    }
-  } catch (err) {
-    logger.error('clearing reports failed; the next poll resumes it', { domainId, ...errorFields(err) });
+/**
+ * What the report consumer does with a clear message: advances its job for about `budgetMs` (waiting for
+ * the lease while a poll holds it), then, if the job is not done, sends the message again so the next
+ * invocation goes on. A message is never failed to get it delivered again: that would count towards the
+ * queue's dead-letter limit. 'continued': sent again; 'done': finished, or the message's job is over.
+ */
+export async function runReportClearMessage(
+  db: Db,
+  queue: ReportClearQueue,
+  message: ReportClearMessage,
+  budgetMs: number,
+): Promise<'done' | 'continued'> {
+  const deadline = Date.now() + budgetMs;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    const state = await advanceReportClear(db, message.domainId, left, message.jobId);
+    if (state === 'done') return 'done';
+    // Held by a poll (for a second at most) or by a duplicate delivery's step: wait for the lease.
+    if (state === 'busy') await new Promise((r) => setTimeout(r, Math.min(500, Math.max(0, left))));
   }
+  await queue.sendAll([message]);
+  return 'continued';
 }

@@ -6,20 +6,17 @@ import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-
 import { DROP_REASONS, type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { DropCounts, ReportGroupCount } from '@csp/shared/schemas/report';
 import * as z from 'zod';
-import { batchDelete, batchGet } from './batch';
+import { batchGet } from './batch';
 import { type Db, epochSeconds } from './db';
 import {
   parseReportCountSk,
   reportCountKey,
   reportCountPartition,
   reportGuardKey,
-  reportGuardPartition,
   reportOtherCountKey,
   reportStatsKey,
   reportStatsPartition,
-  suspiciousSeenPartition,
 } from './keys';
-import { queryTable } from './query';
 import { retentionExpiry } from './reports';
 
 /** `2026-11-24T13`: the hour a report counts in (UTC), sortable as text. */
@@ -419,16 +416,4 @@ export async function uncountReport(
     update(reportCountKey(domainId, g.shard, g.hour, g.directive, g.source), 'ADD hits :m'),
     update(reportStatsKey(domainId, g.hour), 'ADD received :m, kept :m'),
   ]);
-}
-
-/** Deletes every count of a domain (clearing its reports). */
-export async function clearReportCounts(db: Db, domainId: string): Promise<void> {
-  const partitions = [
-    ...Array.from({ length: REPORT_LIMITS.counterShards }, (_, s) => reportCountPartition(domainId, s)),
-    reportStatsPartition(domainId),
-    // The redelivery guards expire on their own, but nothing of a deleted domain is left behind.
-    reportGuardPartition(domainId),
-    suspiciousSeenPartition(domainId),
-  ];
-  for (const pk of partitions) await batchDelete(db, await queryTable(db, pk));
 }

@@ -4,17 +4,10 @@ import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { type UriReport, uriReportSchema } from '@csp/shared/schemas/report';
 import * as z from 'zod';
-import { batchDelete, batchGet, batchPut } from './batch';
+import { batchGet, batchPut } from './batch';
 import { type Db, epochSeconds } from './db';
 import { idFloor } from './ids';
-import {
-  domainReportsPartition,
-  reportIndexes,
-  reportKey,
-  reportPolicyKey,
-  reportPolicyPartition,
-} from './keys';
-import { queryPartition, queryTable } from './query';
+import { domainReportsPartition, reportIndexes, reportKey, reportPolicyKey } from './keys';
 
 const DAY_SECONDS = 24 * 3600;
 export const retentionExpiry = (fromMs: number) =>
@@ -146,17 +139,4 @@ export async function recentDomainReports(db: Db, domainId: string, sinceMs: num
 
 export async function deleteReportItem(db: Db, id: string): Promise<void> {
   await db.doc.send(new DeleteCommand({ TableName: db.table, Key: reportKey(id) }));
-}
-
-/** Deletes a domain's raw reports and stored policies (counts: see clearReportCounts). */
-export async function clearDomainReports(db: Db, domainId: string): Promise<number> {
-  const keys = (await queryPartition(db, {
-    index: 'gsi2',
-    partition: domainReportsPartition(domainId),
-    projection: 'pk, sk',
-  })) as { pk: string; sk: string }[];
-  await batchDelete(db, keys);
-  const policies = await queryTable(db, reportPolicyPartition(domainId));
-  await batchDelete(db, policies);
-  return keys.length;
 }

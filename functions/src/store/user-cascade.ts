@@ -1,12 +1,12 @@
 // Deleting a user with everything that is theirs (spec section 6: "which also deletes their domains and
-// analyses"): each domain with its analyses, configurations and reports; standalone analyses; sessions;
+// analyses"): each domain with its analyses and configurations (its reports are cleared by a background job,
+// store/report-clear.ts, so a domain flooded with reports cannot make this time out); standalone analyses; sessions;
 // achievements, counters, run slots and crawl quota; used 2FA steps; invitations-sent counters; then the user
 // and its guards.
 // The team they own is deleted (its members' teamId becomes null); from a team they are in, they leave.
 // Done in that order so a failure half way can be retried and never leaves an item pointing at no user.
 import { deleteAnalysisCascade } from './analyses';
 import { batchDelete } from './batch';
-import type { Db } from './db';
 import { deleteDomainCascade, listUserDomains } from './domains';
 import {
   achievementsPartition,
@@ -17,15 +17,17 @@ import {
   userAnalysesPartition,
 } from './keys';
 import { queryPartition, queryTable } from './query';
+import type { ReportClearDeps } from './report-clear';
 import { deleteUserSessions } from './sessions';
 import { deleteTeam, getTeam, INVITATION_RATE_SCOPES, removeMember } from './teams';
 import { deleteUserRecord, type UserRecord } from './users';
 
-export async function deleteUserCascade(db: Db, user: UserRecord): Promise<void> {
+export async function deleteUserCascade(deps: ReportClearDeps, user: UserRecord): Promise<void> {
+  const { db } = deps;
   const team = user.teamId ? await getTeam(db, user.teamId) : null;
   if (team?.ownerId === user.id) await deleteTeam(db, team);
   else if (team) await removeMember(db, team.id, user.id);
-  for (const domain of await listUserDomains(db, user.id)) await deleteDomainCascade(db, domain);
+  for (const domain of await listUserDomains(db, user.id)) await deleteDomainCascade(deps, domain);
   const analyses = await queryPartition(db, {
     index: 'gsi1',
     partition: userAnalysesPartition(user.id),

@@ -115,6 +115,28 @@ export const reportMessageSchema = z.object({
 });
 export type ReportMessage = z.infer<typeof reportMessageSchema>;
 
+/**
+ * A message that clears a domain's reports in the background (store/report-clear.ts): sent by the API when
+ * the owner clears them or deletes the domain, and again by the consumer to itself while the job has more to
+ * delete. jobId names the job it belongs to, so a message left over from a finished job does nothing.
+ */
+export const reportClearMessageSchema = z.object({
+  kind: z.literal('clear'),
+  domainId: z.string().min(1).max(64),
+  jobId: z.string().min(1).max(64),
+});
+export type ReportClearMessage = z.infer<typeof reportClearMessageSchema>;
+
+/**
+ * What the report queue carries. Report messages have no `kind` (the ingest handler's shape, unchanged, so
+ * messages queued before a deploy still read): a message is a report message unless it says otherwise.
+ */
+export const reportQueueMessageSchema = z.discriminatedUnion('kind', [
+  reportClearMessageSchema,
+  reportMessageSchema.extend({ kind: z.literal('report').optional() }),
+]);
+export type ReportQueueMessage = ReportClearMessage | ReportMessage;
+
 /** A stored violation report (spec section 3 uri_reports), as the owner API returns it. */
 export const uriReportSchema = z.object({
   id: z.string(),

@@ -15,6 +15,7 @@ export const KEY_PREFIX = {
   reportPolicy: 'RPOLICY#',
   reportGuard: 'RGUARD#',
   suspiciousSeen: 'RSUSP#',
+  reportClear: 'RCLEAR#',
 } as const;
 
 const P = KEY_PREFIX;
@@ -39,6 +40,7 @@ export const FUNCTION_KEY_PREFIXES = {
     P.reportPolicy,
     P.reportGuard,
     P.suspiciousSeen,
+    P.reportClear,
     P.achievements,
   ],
 } as const;
@@ -46,7 +48,9 @@ export type RestrictedFunction = keyof typeof FUNCTION_KEY_PREFIXES;
 
 /**
  * Of a function's prefixes, the ones it writes; the others it only reads (a function not named here writes
- * all of its own). The report consumer reads the domain and its latest crawl, and changes neither.
+ * all of its own). The report consumer reads the domain and its latest crawl, and changes neither; it
+ * deletes what a clearing of a domain's reports deletes (the stored reports, counts, policies, guards and
+ * watch items) and advances the clearing's job item.
  */
 export const FUNCTION_WRITE_KEY_PREFIXES = {
   reportConsumer: [
@@ -56,6 +60,7 @@ export const FUNCTION_WRITE_KEY_PREFIXES = {
     P.reportPolicy,
     P.reportGuard,
     P.suspiciousSeen,
+    P.reportClear,
     P.achievements,
   ],
 } as const satisfies Partial<Record<RestrictedFunction, readonly string[]>>;

@@ -84,7 +84,7 @@ export const adminRoutes = new Hono<ApiEnv>()
     const user = await getUser(db, c.req.param('id'));
     if (!user) throw notFound('User');
     if (user.id === currentUser(c).id) throw new AppError(400, 'You cannot delete your own account here');
-    await deleteUserCascade(db, user);
+    await deleteUserCascade({ ...c.var.deps, logger: c.var.log }, user);
     c.var.log.info('user deleted', { userId: user.id, by: currentUser(c).id });
     return c.json({ success: true });
   })
@@ -93,7 +93,7 @@ export const adminRoutes = new Hono<ApiEnv>()
     const { db } = c.var.deps;
     const domain = await getDomain(db, c.req.param('id'));
     if (!domain) throw notFound('Domain');
-    await deleteDomainCascade(db, domain);
+    await deleteDomainCascade({ ...c.var.deps, logger: c.var.log }, domain);
     return c.json({ success: true });
   })
 

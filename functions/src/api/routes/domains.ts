@@ -45,9 +45,8 @@ export const domainRoutes = new Hono<ApiEnv>()
   })
 
   .delete('/:id', async (c) => {
-    const { db } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'change');
-    await deleteDomainCascade(db, domain);
+    await deleteDomainCascade({ ...c.var.deps, logger: c.var.log }, domain);
     return c.json({ success: true });
   })
 

@@ -19,12 +19,7 @@ import { AppError, notFound } from '../../errors';
 import { domainReportEndpoint } from '../../http/public-origin';
 import { listDomainAnalyses } from '../../store/analyses';
 import { getKnowledge } from '../../store/knowledge';
-import {
-  advanceReportClear,
-  getReportClear,
-  runReportClear,
-  startReportClear,
-} from '../../store/report-clear';
+import { advanceReportClear, getReportClear, requestReportClear } from '../../store/report-clear';
 import {
   counterShard,
   hourOf,
@@ -107,12 +102,11 @@ export const reportRoutes = new Hono<ApiEnv>()
     return c.json(body);
   })
 
-  // Clearing is accepted at once and runs in the background (store/report-clear.ts); the panel polls it.
+  // Clearing is accepted at once and runs in the background: a clear message on the report queue, which the
+  // report consumer works through (store/report-clear.ts); the panel polls it.
   .delete('/domains/:id/uri-reports', requireUser, async (c) => {
-    const { db } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'change', { admins: true });
-    const job = await startReportClear(db, domain.id);
-    void runReportClear(db, domain.id, c.var.log);
+    const job = await requestReportClear({ ...c.var.deps, logger: c.var.log }, domain.id);
     return c.json(job, 202);
   })
 
@@ -120,7 +114,9 @@ export const reportRoutes = new Hono<ApiEnv>()
     const { db } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'read', { admins: true });
     let job = await getReportClear(db, domain.id);
-    // A step frozen with its Lambda is taken over here once its lease runs out (a no-op while it holds).
+    // The consumer does the work; a poll also advances the job for a second when nobody holds its lease, so
+    // a chain of clear messages that broke (a re-send that failed, a dead-lettered message) still finishes
+    // while the owner watches.
     if (job?.state === 'running') {
       await advanceReportClear(db, domain.id, 1000);
       job = await getReportClear(db, domain.id);
