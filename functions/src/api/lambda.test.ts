@@ -65,6 +65,7 @@ beforeAll(async () => {
     ALTCHA_HMAC_KEY: secrets.altchaHmacKey,
     TOTP_ENCRYPTION_KEY: secrets.totpEncryptionKey,
     CRAWL_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/crawl',
+    REPORT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/reports',
     ORIGIN_VERIFY: ORIGIN_SECRET,
     ALTCHA_MAX_NUMBER: '2000',
     API_SIGN_IN_PER_MINUTE: String(SIGN_IN_BUDGET),

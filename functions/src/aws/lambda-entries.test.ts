@@ -1,7 +1,8 @@
 // The Lambda entries fed the event shapes AWS sends (the API's own, API Gateway v2, is api/lambda.test.ts):
 // a Lambda Function URL request (payload 2.0) for ingest, whose message goes through the real SQS client to a
 // loopback SQS; that message as an SQS batch, beside a poison message and one DynamoDB refuses, for the
-// consumer (a partial batch failure); SQS batches for the dead-letter handler and the crawl coordinator; and
+// consumer (a partial batch failure), and a clear message the consumer works through, sending it on to SQS
+// while there is more; SQS batches for the dead-letter handler and the crawl coordinator; and
 // the crawl's three functions end to end — the coordinator invoking the crawler, the crawler invoking the
 // crawl writer — through the real Lambda client to a loopback Lambda. DynamoDB Local underneath.
 import { randomBytes } from 'node:crypto';
@@ -9,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
+import type { ReportClearMessage } from '@csp/shared/schemas/report';
 import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
@@ -18,9 +20,14 @@ import type {
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lambdaCrawlWriter } from '../crawl-writer/lambda-client';
 import { type FixtureSites, startFixtureSites } from '../crawler/fixtures/sites';
+import { createLogger } from '../logger';
+import { createSqsReportQueue } from '../queue/sqs-report-queue';
 import { claimAnalysis, createAnalysis, getAnalysis } from '../store/analyses';
+import { batchPut } from '../store/batch';
 import { createDb, type Db } from '../store/db';
 import { createDomain } from '../store/domains';
+import { getReportClear, requestReportClear } from '../store/report-clear';
+import { counterItem, counterShard, hourOf } from '../store/report-counts';
 import { listDomainReports } from '../store/reports';
 import { newRunToken, runTokenDigest } from '../store/run-token';
 import { ensureTable } from '../store/table';
@@ -66,6 +73,8 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     REPORT_QUEUE_URL: sqs.queueUrl('reports'),
+    // A short clearing step: a clear of a few thousand items takes several messages.
+    REPORT_CLEAR_STEP_MS: '100',
     CRAWL_QUEUE_URL: sqs.queueUrl('crawl'),
     CRAWLER_FUNCTION: 'crawler',
     CRAWL_WRITER_FUNCTION: 'crawl-writer',
@@ -194,6 +203,52 @@ describe('report path Lambda entries (Function URL and SQS events)', () => {
       blockedUri: 'https://cdn.other.example/pixel.gif',
       lineNumber: 12,
     });
+  });
+
+  it('the consumer entry takes a clear message, sends it on to SQS while there is more, and finishes', async () => {
+    const domain = await createDomain(db, 'u-clear', {
+      name: 'Flooded',
+      url: 'https://flooded.example/',
+      isActive: true,
+    });
+    const hour = hourOf(new Date().toISOString());
+    const now = new Date().toISOString();
+    const n = 3000;
+    await batchPut(
+      db,
+      Array.from({ length: n }, (_, i) => {
+        const source = `https://flood-${i}.example`;
+        const shard = counterShard('img-src', source);
+        return counterItem(domain.id, {
+          shard,
+          hour,
+          directive: 'img-src',
+          source,
+          hits: 1,
+          firstSeen: now,
+          lastSeen: now,
+        });
+      }),
+    );
+    // The message as the API sends it, through the real SQS client.
+    const queue = createSqsReportQueue<ReportClearMessage>(sqs.queueUrl('reports'));
+    const sentBefore = sqs.messages('reports').length;
+    await requestReportClear({ db, reportQueue: queue, logger: createLogger('silent') }, domain.id);
+    let bodies = sqs.messages('reports').slice(sentBefore);
+    expect(bodies).toHaveLength(1);
+    expect(JSON.parse(bodies[0]!)).toMatchObject({ kind: 'clear', domainId: domain.id });
+    let invocations = 0;
+    let seen = sentBefore + 1;
+    while (bodies.length > 0 && invocations < 200) {
+      // Each invocation gets the message the last one sent on.
+      const out = await consumer({ Records: [sqsRecord(bodies.at(-1)!)] });
+      expect(out).toEqual({ batchItemFailures: [] });
+      invocations += 1;
+      bodies = sqs.messages('reports').slice(seen);
+      seen += bodies.length;
+    }
+    expect(invocations).toBeGreaterThan(1);
+    expect(await getReportClear(db, domain.id)).toMatchObject({ state: 'done', deleted: n });
   });
 
   it('the dead-letter entry fails the analysis of an exhausted crawl message and drops a poison one', async () => {

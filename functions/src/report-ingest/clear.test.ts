@@ -15,7 +15,6 @@ import type { DurableQueue } from '../queue/queue';
 import { batchPut } from '../store/batch';
 import {
   domainReportsPartition,
-  reportClearKey,
   reportCountPartition,
   reportGuardPartition,
   reportPolicyPartition,
@@ -191,12 +190,14 @@ describe('clearing in the background', () => {
     // A late duplicate of the finished job's message does nothing, also to a new job, and is not sent on.
     await seedCounters(domain.id, 10);
     await requestReportClear({ ...server.deps, reportQueue: queue }, domain.id);
-    const second = sent.shift()!;
+    const second = sent[0]!;
     expect(second.jobId).not.toBe(first.jobId);
     expect(await consume({ Records: [sqsRecord(JSON.stringify(first))] })).toEqual({ batchItemFailures: [] });
-    expect(sent).toEqual([]);
+    expect(sent).toEqual([second]);
     expect(await jobOf(domain.id)).toMatchObject({ state: 'running', deleted: 0 });
-    await consume({ Records: [sqsRecord(JSON.stringify(second))] });
+    for (let i = 0; sent.length > 0 && i < 100; i++) {
+      await consume({ Records: [sqsRecord(JSON.stringify(sent.shift()))] });
+    }
     expect(await jobOf(domain.id)).toMatchObject({ state: 'done', deleted: 10 });
   }, 180_000);
 
@@ -296,18 +297,21 @@ describe('clearing in the background', () => {
     console.log(`deleting a domain with ${before} report items answered in ${ms.toFixed(0)} ms`);
     // Deleting 20,000 items in the request took far longer than this on this machine.
     expect(ms).toBeLessThan(5000);
+    const answered = performance.now();
+    expect(await jobOf(domain.id)).toMatchObject({ state: 'running' });
     // What the owner sees is gone at once. A report sent now may still be accepted (the endpoint knows a
     // domain for a minute after it is gone) but is not counted: nothing of it is left below.
     expect((await client.get(`/api/domains/${domain.id}/analyses`)).status).toBe(404);
     expect((await client.get(`/api/domains/${domain.id}/uri-reports`)).status).toBe(404);
     await sendReports(domain.uuid, 5).catch(() => undefined);
-    // The job clears what the domain left, though the domain no longer exists.
+    // The job clears what the domain left, though the domain no longer exists, and then itself.
     const job = await until(
       () => jobOf(domain.id),
-      (j) => j?.state === 'done',
+      (j) => j === null,
       180_000,
     );
-    expect(job).toMatchObject({ state: 'done', deleted: before });
+    console.log(`…cleared in the background in ${(performance.now() - answered).toFixed(0)} ms`);
+    expect(job).toBeNull();
     await server.reportQueue.idle();
     expect(await leftovers(domain.id)).toBe(0);
   }, 300_000);
@@ -331,21 +335,15 @@ describe('clearing in the background', () => {
     expect(res.status).toBe(200);
     expect(ms).toBeLessThan(5000);
     for (const id of [owner.domain.id, blog.id]) {
-      const job = await until(
-        () => jobOf(id),
-        (j) => j?.state === 'done',
-        120_000,
-      );
-      expect(job?.state).toBe('done');
+      // Each job clears its domain's reports, then deletes itself: nothing mentions the domain afterwards.
+      expect(
+        await until(
+          () => jobOf(id),
+          (j) => j === null,
+          120_000,
+        ),
+      ).toBeNull();
       expect(await leftovers(id)).toBe(0);
     }
-    // The job items themselves expire (a day after they finish).
-    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-    const item = (
-      await server.deps.db.doc.send(
-        new GetCommand({ TableName: server.deps.db.table, Key: reportClearKey(blog.id) }),
-      )
-    ).Item!;
-    expect(Number(item.expiresAt)).toBeGreaterThan(Date.now() / 1000);
   }, 300_000);
 });

@@ -5,7 +5,8 @@
 // the report queue; the report consumer advances the job for config.REPORT_CLEAR_STEP_MS per message and, while it
 // is not done, sends the message again for the next invocation. Whoever holds the job's lease advances it:
 // the consumer, and each poll of the panel for a second (a safety net for a chain of messages that broke: a
-// re-send that failed, a message dead-lettered), so two never delete the same page at once.
+// re-send that failed, a message dead-lettered), so two never delete the same page at once. The job of a
+// domain that no longer exists (deleted with its owner or alone) deletes its own item when it is done.
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
@@ -16,6 +17,7 @@ import type { DurableQueue } from '../queue/queue';
 import { batchDelete } from './batch';
 import { type Db, epochSeconds, isConditionFailure } from './db';
 import {
+  domainKey,
   domainReportsPartition,
   reportClearKey,
   reportCountPartition,
@@ -268,6 +270,14 @@ export async function advanceReportClear(
   if (at < list.length) {
     await save('SET leaseUntil = :zero', { ':zero': 0 });
     return 'more';
+  }
+  // The clearing of a deleted domain (or of its owner) leaves nothing behind: no panel will show it.
+  const domain = await db.doc.send(
+    new GetCommand({ TableName: db.table, Key: domainKey(domainId), ProjectionExpression: 'pk' }),
+  );
+  if (!domain.Item) {
+    await db.doc.send(new DeleteCommand({ TableName: db.table, Key: reportClearKey(domainId) }));
+    return 'done';
   }
   await db.doc.send(
     new UpdateCommand({

@@ -3,6 +3,7 @@ import type { LocalServer } from '../../local/server';
 import { updateUserFields } from '../../store/users';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 import { HttpClient } from '../../testing/http-client';
+import { until } from '../../testing/reports';
 import { itemsMentioning, userWithData } from '../../testing/user-data';
 
 let server: LocalServer;
@@ -102,7 +103,13 @@ describe('admin changes', () => {
     expect((await itemsMentioning(server, ids)).length).toBeGreaterThan(5);
     const res = await client.delete(`/api/admin/users/${data.user.id}`);
     expect(res.status).toBe(200);
-    expect(await itemsMentioning(server, ids)).toEqual([]);
+    // The domain's reports are cleared in the background (the report consumer), then nothing is left.
+    expect(
+      await until(
+        () => itemsMentioning(server, ids),
+        (items) => items.length === 0,
+      ),
+    ).toEqual([]);
     expect((await data.client.get('/api/user')).status).toBe(401);
     // The username and the email can be registered again.
     expect((await client.delete(`/api/admin/users/${data.user.id}`)).status).toBe(404);
@@ -119,7 +126,12 @@ describe('admin changes', () => {
     expect(configs.map((c: { baseAnalysisId: string | null }) => c.baseAnalysisId)).toEqual([null]);
     expect(await itemsMentioning(server, [a.analysisId])).toEqual([]);
     expect((await client.delete(`/api/admin/domains/${a.domain.id}`)).status).toBe(200);
-    expect(await itemsMentioning(server, [a.domain.id, a.domain.uuid, a.configId])).toEqual([]);
+    expect(
+      await until(
+        () => itemsMentioning(server, [a.domain.id, a.domain.uuid, a.configId]),
+        (items) => items.length === 0,
+      ),
+    ).toEqual([]);
     expect((await client.delete(`/api/admin/domains/${a.domain.id}`)).status).toBe(404);
     expect((await client.delete('/api/admin/analyses/nothing')).status).toBe(404);
   });
