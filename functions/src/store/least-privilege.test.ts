@@ -1,7 +1,8 @@
 // The IAM policy of each restricted function allows only the key prefixes in shared/src/store/key-prefixes.ts
 // (dynamodb:LeadingKeys); the crawler has no table access at all. Here each one runs its real code on
 // DynamoDB Local — a real crawl of a loopback site (coordinator, crawler, writer), reports through the real
-// endpoint and consumer (inline code included), a dead-lettered crawl — through a handle that records every
+// endpoint and consumer (inline code included), their clearing in the background (by the consumer) and the
+// domain's deletion, a dead-lettered crawl — through a handle that records every
 // partition it touches. Anything outside its list would be refused in
 // AWS, so it fails here first.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { registeredClient, startTestServer } from '../testing/api-server';
 import { outside, recordingDb, type Touch } from '../testing/key-recorder';
 import { sendReport, until } from '../testing/reports';
 import { sqsRecord } from '../testing/sqs-events';
+import { getReportClear } from './report-clear';
 
 const blobDir = mkdtempSync(join(tmpdir(), 'csp-blobs-'));
 const touched: Record<RestrictedFunction, Touch[]> = {
@@ -112,6 +114,36 @@ describe('least privilege of the restricted functions', () => {
       (n) => n >= 2,
     );
     expect(total).toBe(2);
+
+    // Clearing the reports, then deleting the domain: the API only writes the job and sends its message;
+    // the consumer deletes the reports, counts and policies and advances the job (and, the domain gone,
+    // deletes the job). The job is read from the table, not polled (a poll would advance it too).
+    const consumerBefore = touched.reportConsumer.length;
+    expect((await client.delete(`/api/domains/${domain.id}/uri-reports`)).status).toBe(202);
+    await until(
+      () => getReportClear(server.deps.db, domain.id),
+      (job) => job?.state === 'done',
+      30_000,
+    );
+    expect((await client.delete(`/api/domains/${domain.id}`)).status).toBe(200);
+    expect(
+      await until(
+        () => getReportClear(server.deps.db, domain.id),
+        (job) => job === null,
+        30_000,
+      ),
+    ).toBeNull();
+    const clearing = touched.reportConsumer.slice(consumerBefore);
+    const deletedIn = (prefix: string) =>
+      clearing.some((t) => t.command === 'BatchWriteCommand' && t.partition.startsWith(prefix));
+    for (const prefix of ['REPORT#', 'RCOUNT#', 'RSTATS#', 'RGUARD#'])
+      expect(deletedIn(prefix), prefix).toBe(true);
+    expect(clearing.some((t) => t.command === 'UpdateCommand' && t.partition.startsWith('RCLEAR#'))).toBe(
+      true,
+    );
+    expect(clearing.some((t) => t.command === 'DeleteCommand' && t.partition.startsWith('RCLEAR#'))).toBe(
+      true,
+    );
 
     // A crawl message that exhausted its deliveries, as the dead-letter queue hands it over.
     const deadLetterDb = recordingDb(server.deps.db, touched.crawlDeadLetter).db;
