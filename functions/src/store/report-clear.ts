@@ -3,9 +3,10 @@
 // partition, the last key read there — and how many items are gone. The API accepts a clear (the owner's
 // "Clear All", or the deletion of the domain or its owner) by writing the job and sending a clear message on
 // the report queue; the report consumer advances the job for config.REPORT_CLEAR_STEP_MS per message and, while it
-// is not done, sends the message again for the next invocation. Whoever holds the job's lease advances it:
-// the consumer, and each poll of the panel for a second (a safety net for a chain of messages that broke: a
-// re-send that failed, a message dead-lettered), so two never delete the same page at once. The job of a
+// is not done, sends the message again for the next invocation. Whoever holds the job's lease advances it,
+// so two never delete the same page at once: the consumer, and — only when no clear message has worked on
+// the job for a while (a chain of messages that broke: a re-send that failed, a message dead-lettered) — each
+// poll of the panel, for a second. The job of a
 // domain that no longer exists (deleted with its owner or alone) deletes its own item when it is done.
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -35,9 +36,14 @@ const PAGE = 500;
  */
 const LEASE_MS = 10_000;
 /**
- * A running job nobody saved progress on for this long has lost its chain of messages: a new request to
- * clear (the owner clicking again, deleting the domain) sends a message again. Shorter than this, the
- * chain is alive (or queued behind reports) and a second one would only wait for the first's lease.
+ * A running job no clear message worked on for this long has lost its chain of messages (or the chain waits
+ * behind a backlog of reports): the panel's polls advance it themselves. Until then they only read, so a
+ * poll answers at once.
+ */
+const CHAIN_QUIET_MS = 10_000;
+/**
+ * After this long without a clear message working on it, a new request to clear (the owner clicking again,
+ * deleting the domain) sends a message again. Sooner, a second chain would mostly wait for the first's lease.
  */
 const STALLED_MS = 60_000;
 /** A finished job is shown for a day, then expires. */
@@ -79,8 +85,8 @@ interface JobItem {
   startedAt: string;
   finishedAt?: string | null;
   leaseUntil?: number;
-  /** When the job was started or last advanced (ms). */
-  savedAt: number;
+  /** When a clear message was last sent for the job or took its lease (ms). */
+  chainAt: number;
 }
 
 function view(domainId: string, item: JobItem): ReportClearJob {
@@ -115,7 +121,7 @@ async function startJob(db: Db, domainId: string): Promise<{ item: JobItem; crea
     resumeKey: null,
     deleted: 0,
     startedAt: new Date().toISOString(),
-    savedAt: Date.now(),
+    chainAt: Date.now(),
   };
   try {
     await db.doc.send(
@@ -153,10 +159,20 @@ export async function requestReportClear(
 ): Promise<ReportClearJob> {
   const { item, created } = await startJob(db, domainId);
   const stalled =
-    !created && Date.now() - (item.savedAt ?? 0) > STALLED_MS && (item.leaseUntil ?? 0) < Date.now();
+    !created && Date.now() - (item.chainAt ?? 0) > STALLED_MS && (item.leaseUntil ?? 0) < Date.now();
   if (!created && !stalled) return view(domainId, item);
   try {
     await reportQueue.sendAll([{ kind: 'clear', domainId, jobId: item.jobId }]);
+    if (stalled) {
+      await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: reportClearKey(domainId),
+          UpdateExpression: 'SET chainAt = :now',
+          ExpressionAttributeValues: { ':now': Date.now() },
+        }),
+      );
+    }
   } catch (err) {
     logger.error('could not send a clear message', { domainId, ...errorFields(err) });
     if (!created) return view(domainId, item); // running already: the panel's polls go on with it
@@ -189,7 +205,8 @@ async function takeLease(db: Db, domainId: string, jobId?: string): Promise<JobI
       new UpdateCommand({
         TableName: db.table,
         Key: reportClearKey(domainId),
-        UpdateExpression: 'SET leaseUntil = :until',
+        // A clear message taking the lease shows the chain is alive (pollReportClear).
+        UpdateExpression: `SET leaseUntil = :until${jobId ? ', chainAt = :now' : ''}`,
         ConditionExpression: `#state = :running AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)${
           jobId ? ' AND jobId = :job' : ''
         }`,
@@ -256,16 +273,12 @@ export async function advanceReportClear(
     deleted += keys.length;
     cursor = res.LastEvaluatedKey;
     if (!cursor) at += 1;
-    await save(
-      'SET partitionAt = :at, resumeKey = :cursor, deleted = :deleted, leaseUntil = :until, savedAt = :now',
-      {
-        ':at': at,
-        ':cursor': cursor ?? null,
-        ':deleted': deleted,
-        ':until': Date.now() + LEASE_MS,
-        ':now': Date.now(),
-      },
-    ).catch(() => undefined);
+    await save('SET partitionAt = :at, resumeKey = :cursor, deleted = :deleted, leaseUntil = :until', {
+      ':at': at,
+      ':cursor': cursor ?? null,
+      ':deleted': deleted,
+      ':until': Date.now() + LEASE_MS,
+    }).catch(() => undefined);
   }
   if (at < list.length) {
     await save('SET leaseUntil = :zero', { ':zero': 0 });
@@ -293,6 +306,20 @@ export async function advanceReportClear(
     }),
   );
   return 'done';
+}
+
+/**
+ * The job as the panel polls it. The consumer does the work; when no clear message worked on the job for
+ * CHAIN_QUIET_MS (a re-send that failed, a dead-lettered message, a backlog of reports ahead of it), the poll
+ * advances it for a second itself, so the clearing still finishes while the owner watches.
+ */
+export async function pollReportClear(db: Db, domainId: string): Promise<ReportClearJob | null> {
+  const job = await getJob(db, domainId);
+  if (job?.state !== 'running' || Date.now() - (job.chainAt ?? 0) <= CHAIN_QUIET_MS) {
+    return job ? view(domainId, job) : null;
+  }
+  await advanceReportClear(db, domainId, 1000);
+  return getReportClear(db, domainId);
 }
 
 /**

@@ -19,7 +19,7 @@ import { AppError, notFound } from '../../errors';
 import { domainReportEndpoint } from '../../http/public-origin';
 import { listDomainAnalyses } from '../../store/analyses';
 import { getKnowledge } from '../../store/knowledge';
-import { advanceReportClear, getReportClear, requestReportClear } from '../../store/report-clear';
+import { pollReportClear, requestReportClear } from '../../store/report-clear';
 import {
   counterShard,
   hourOf,
@@ -113,14 +113,8 @@ export const reportRoutes = new Hono<ApiEnv>()
   .get('/domains/:id/uri-reports/clear', requireUser, async (c) => {
     const { db } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'read', { admins: true });
-    let job = await getReportClear(db, domain.id);
-    // The consumer does the work; a poll also advances the job for a second when nobody holds its lease, so
-    // a chain of clear messages that broke (a re-send that failed, a dead-lettered message) still finishes
-    // while the owner watches.
-    if (job?.state === 'running') {
-      await advanceReportClear(db, domain.id, 1000);
-      job = await getReportClear(db, domain.id);
-    }
+    // Reads the progress; advances the job itself only when its chain of clear messages went quiet.
+    const job = await pollReportClear(db, domain.id);
     return c.json<{ job: ReportClearJob | null }>({ job });
   })
 
