@@ -3,9 +3,11 @@
 // while there is more. Against the running product (HTTP, DynamoDB Local, the local durable queue) with a
 // short clearing step, so one clear spans several messages: a clear nobody polls finishes; the consumer
 // goes on in a message of its own and never fails one to get it back; a clear message and report messages
-// share a batch, each failure handed back alone; deleting a flooded domain or its owner answers at once and
-// the reports go afterwards.
+// share a batch, each failure handed back alone; a message that cannot be sent changes nothing (503); a
+// broken chain of messages is resumed by clearing again; deleting a flooded domain or its owner answers at
+// once and the reports go afterwards.
 
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { ReportClearJob, ReportClearMessage, ReportMessage } from '@csp/shared/schemas/report';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,8 +15,10 @@ import type { LocalServer } from '../local/server';
 import { createLogger } from '../logger';
 import type { DurableQueue } from '../queue/queue';
 import { batchPut } from '../store/batch';
+import { deleteDomainCascade, getDomain } from '../store/domains';
 import {
   domainReportsPartition,
+  reportClearKey,
   reportCountPartition,
   reportGuardPartition,
   reportPolicyPartition,
@@ -281,6 +285,47 @@ describe('clearing in the background', () => {
     ).rejects.toMatchObject({ status: 503 });
     expect(await jobOf(domain.id)).toBeNull();
     expect(await leftovers(domain.id)).toBe(10);
+    // The domain's deletion neither: it is still there, with its reports.
+    const full = (await getDomain(server.deps.db, domain.id))!;
+    await expect(deleteDomainCascade({ ...server.deps, reportQueue: broken }, full)).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(await getDomain(server.deps.db, domain.id)).toMatchObject({ id: domain.id });
+    expect(await jobOf(domain.id)).toBeNull();
+    expect(await leftovers(domain.id)).toBe(10);
+  });
+
+  it('a clear whose chain of messages broke is sent again when the owner clears again a minute later', async () => {
+    const { client, domain } = await ownerWithDomain();
+    await seedCounters(domain.id, 500);
+    await requestReportClear({ ...server.deps, reportQueue: heldQueue().queue }, domain.id);
+    const db = server.deps.db;
+    const quiet = (ms: number) =>
+      db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: reportClearKey(domain.id),
+          UpdateExpression: 'SET chainAt = :t',
+          ExpressionAttributeValues: { ':t': Date.now() - ms },
+        }),
+      );
+    // Quiet for less than a minute: clearing again answers the running job and sends nothing.
+    await quiet(30_000);
+    expect((await client.delete(`/api/domains/${domain.id}/uri-reports`)).status).toBe(202);
+    await server.reportQueue.idle();
+    expect(await jobOf(domain.id)).toMatchObject({ state: 'running', deleted: 0 });
+    // Quiet for over a minute: a new message, and the consumer finishes it with nobody polling.
+    await quiet(61_000);
+    expect((await client.delete(`/api/domains/${domain.id}/uri-reports`)).status).toBe(202);
+    expect(
+      await until(
+        () => jobOf(domain.id),
+        (j) => j?.state === 'done',
+        60_000,
+      ),
+    ).toMatchObject({
+      deleted: 500,
+    });
   });
 
   it('deleting a domain flooded with reports answers at once; the reports go afterwards, via the job', async () => {

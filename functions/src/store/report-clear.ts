@@ -2,12 +2,12 @@
 // request deletes them all. The job item (keys.ts reportClearKey) holds where the deletion is — which
 // partition, the last key read there — and how many items are gone. The API accepts a clear (the owner's
 // "Clear All", or the deletion of the domain or its owner) by writing the job and sending a clear message on
-// the report queue; the report consumer advances the job for config.REPORT_CLEAR_STEP_MS per message and, while it
-// is not done, sends the message again for the next invocation. Whoever holds the job's lease advances it,
-// so two never delete the same page at once: the consumer, and — only when no clear message has worked on
-// the job for a while (a chain of messages that broke: a re-send that failed, a message dead-lettered) — each
-// poll of the panel, for a second. The job of a
-// domain that no longer exists (deleted with its owner or alone) deletes its own item when it is done.
+// the report queue; the report consumer advances the job for config.REPORT_CLEAR_STEP_MS per message and,
+// while it is not done, sends the message again for the next invocation. Whoever holds the job's lease
+// advances it, so two never delete the same page at once: the consumer, and — only when no clear message
+// has worked on the job for a while (a chain of messages that broke: a re-send that failed, a message
+// dead-lettered) — each poll of the panel, for a second. The job of a domain that no longer exists (deleted
+// alone or with its owner) deletes its own item when it is done.
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
@@ -151,7 +151,8 @@ export interface ReportClearDeps {
 /**
  * Starts clearing a domain's reports in the background: writes the job and sends its message. When the
  * message cannot be sent, the new job is taken back and the caller gets a 503: nothing was changed, and
- * the owner may try again. A clear already running is answered as it is (sent again only if it stalled).
+ * the owner may try again. A clear already running is answered as it is; one that stalled (no clear message
+ * for STALLED_MS) gets a new message (503 if that cannot be sent).
  */
 export async function requestReportClear(
   { db, reportQueue, logger }: ReportClearDeps,
@@ -163,19 +164,10 @@ export async function requestReportClear(
   if (!created && !stalled) return view(domainId, item);
   try {
     await reportQueue.sendAll([{ kind: 'clear', domainId, jobId: item.jobId }]);
-    if (stalled) {
-      await db.doc.send(
-        new UpdateCommand({
-          TableName: db.table,
-          Key: reportClearKey(domainId),
-          UpdateExpression: 'SET chainAt = :now',
-          ExpressionAttributeValues: { ':now': Date.now() },
-        }),
-      );
-    }
   } catch (err) {
     logger.error('could not send a clear message', { domainId, ...errorFields(err) });
-    if (!created) return view(domainId, item); // running already: the panel's polls go on with it
+    // A stalled job stays as it was (a deleted domain's would have nobody to resume it: the caller stops).
+    if (!created) throw cannotStart();
     const undone = await db.doc
       .send(
         new DeleteCommand({
@@ -192,10 +184,29 @@ export async function requestReportClear(
       });
     // A poll took it up meanwhile: it is under way, and the polls finish it.
     if (!undone) return (await getReportClear(db, domainId)) ?? view(domainId, item);
-    throw new AppError(503, 'Clearing the reports could not be started; nothing was deleted. Try again.');
+    throw cannotStart();
+  }
+  if (stalled) {
+    // The new chain is alive: another request within STALLED_MS does not start a third.
+    await db.doc
+      .send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: reportClearKey(domainId),
+          UpdateExpression: 'SET chainAt = :now',
+          ConditionExpression: 'jobId = :id',
+          ExpressionAttributeValues: { ':now': Date.now(), ':id': item.jobId },
+        }),
+      )
+      .catch((e: unknown) => {
+        if (!isConditionFailure(e)) throw e;
+      });
   }
   return view(domainId, item);
 }
+
+const cannotStart = () =>
+  new AppError(503, 'Clearing the reports could not be started; nothing was deleted. Try again.');
 
 /** Takes the lease of a running job; null when it is done or someone else holds it. */
 async function takeLease(db: Db, domainId: string, jobId?: string): Promise<JobItem | null> {
