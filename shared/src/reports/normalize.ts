@@ -25,6 +25,9 @@ export interface ParsedReports {
 
 /** Which body a content type announces; null: not a report format. */
 export function reportFormat(contentType: string | undefined): 'single' | 'batch' | null {
+  // The spellings browsers send, as they send them, without splitting and lowercasing a copy.
+  if (contentType === 'application/csp-report') return 'single';
+  if (contentType === 'application/reports+json') return 'batch';
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/csp-report' || type === 'application/json') return 'single';
   if (type === 'application/reports+json') return 'batch';
