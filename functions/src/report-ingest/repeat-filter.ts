@@ -47,8 +47,11 @@ export class RepeatFilter {
     // One-shot SHA-1: a key, not a secret (a collision costs one report's count); the fastest of Node's.
     const key = hash('sha1', `${client}\n${JSON.stringify(reportContent(report))}`, 'base64url');
     const until = this.seen.get(key);
-    if (until !== undefined && until > now) return true;
-    this.seen.delete(key);
+    if (until !== undefined) {
+      if (until > now) return true;
+      // Expired: set again below, at the end of the Map's order (eviction goes oldest first).
+      this.seen.delete(key);
+    }
     if (this.seen.size >= this.maxKeys) this.evict(now);
     this.seen.set(key, now + this.windowMs);
     return false;

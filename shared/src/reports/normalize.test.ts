@@ -195,6 +195,22 @@ describe('noise and groups', () => {
     expect(noiseReason({ ...base, documentUri: 'https://example.com/' }, site)).toBeNull();
   });
 
+  it('knows a page it saw before by its host, for every site, and past what it remembers', () => {
+    const page = 'https://shop.example.com/cart';
+    expect(noiseReason({ ...base, documentUri: page }, site)).toBeNull();
+    expect(noiseReason({ ...base, documentUri: page }, 'example.org')).toBe('offsite');
+    expect(noiseReason({ ...base, documentUri: page }, site)).toBeNull();
+    expect(noiseReason({ ...base, documentUri: 'about:blank' }, site)).toBe('offsite');
+    for (let i = 0; i < 2500; i++) {
+      const onSite = i % 3 !== 0;
+      const documentUri = onSite ? `https://Shop.Example.com/p/${i}` : `https://evil${i}.example.net/p`;
+      expect(noiseReason({ ...base, documentUri }, site)).toBe(onSite ? null : 'offsite');
+      expect(noiseReason({ ...base, documentUri }, site)).toBe(onSite ? null : 'offsite');
+    }
+    expect(noiseReason({ ...base, documentUri: 'about:blank' }, site)).toBe('offsite');
+    expect(noiseReason({ ...base, documentUri: page }, 'example.org')).toBe('offsite');
+  });
+
   it('groups by the first word of the directive and the origin of what was blocked', () => {
     expect(
       reportGroup({
