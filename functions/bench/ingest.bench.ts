@@ -17,6 +17,8 @@
 // flood: 0 lost, at most newGroupsPerDomainHour groups counted individually; list < 1 MB and < 2 s.
 // Rate limits are raised for the run (one load generator plays every client).
 //   BENCH_SECONDS (5 per phase), BENCH_CONNECTIONS (32), BENCH_CLIENTS (50)
+// The handler phase alone, repeated and with CPU time per report (for profiling a change to the handler):
+// functions/bench/ingest-handler.bench.ts.
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

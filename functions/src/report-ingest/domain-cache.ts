@@ -22,6 +22,12 @@ export class DomainCache {
     private readonly maxKeys = 50_000,
   ) {}
 
+  /** What get() would answer from the cache alone: undefined when it would read the table. */
+  cached(uuid: string, now = Date.now()): ReportDomain | null | undefined {
+    const hit = this.entries.get(uuid);
+    return hit && hit.until > now ? hit.value : undefined;
+  }
+
   /** The active domain with this uuid, or null (unknown, inactive or deleted). */
   async get(uuid: string, now = Date.now()): Promise<ReportDomain | null> {
     const hit = this.entries.get(uuid);

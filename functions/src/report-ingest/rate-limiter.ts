@@ -3,6 +3,8 @@
 // the deployed stack bounds those with the ingest function's reserved concurrency.
 export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  /** The key taken last, so the newest in the Map's order (often the same domain again). */
+  private newest: string | undefined;
 
   constructor(
     private readonly capacity: number,
@@ -16,13 +18,17 @@ export class RateLimiter {
     if (b) {
       b.tokens = Math.min(this.capacity, b.tokens + ((now - b.at) / 1000) * this.perSecond);
       b.at = now;
-      // Re-inserting keeps the Map in least-recently-used order for eviction.
-      this.buckets.delete(key);
+      // Re-inserting keeps the Map in least-recently-used order for eviction (the newest key already is).
+      if (key !== this.newest) {
+        this.buckets.delete(key);
+        this.buckets.set(key, b);
+      }
     } else {
       b = { tokens: this.capacity, at: now };
       if (this.buckets.size >= this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!);
+      this.buckets.set(key, b);
     }
-    this.buckets.set(key, b);
+    this.newest = key;
     if (b.tokens < n) return false;
     b.tokens -= n;
     return true;

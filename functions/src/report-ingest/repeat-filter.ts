@@ -3,6 +3,37 @@
 import { hash } from 'node:crypto';
 import type { NormalizedReport } from '@csp/shared/schemas/report';
 
+/** Every field of a report but its time (a Reporting API report's time moves with its age). */
+const CONTENT_FIELDS = [
+  'documentUri',
+  'referrer',
+  'blockedUri',
+  'violatedDirective',
+  'effectiveDirective',
+  'originalPolicy',
+  'disposition',
+  'statusCode',
+  'scriptSample',
+  'lineNumber',
+  'columnNumber',
+  'sourceFile',
+  'userAgent',
+] as const;
+// A field added to NormalizedReport and not to CONTENT_FIELDS does not compile.
+type Unlisted = Exclude<keyof NormalizedReport, 'reportedAt' | (typeof CONTENT_FIELDS)[number]>;
+const everyField: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyField;
+
+/**
+ * The fields in a fixed order, as an array: JSON.stringify writes it faster than a copy of the report
+ * without `reportedAt`. An absent field is written as null, so absent and '' stay different.
+ */
+function reportContent(r: NormalizedReport): unknown[] {
+  const values = new Array<unknown>(CONTENT_FIELDS.length);
+  for (let i = 0; i < CONTENT_FIELDS.length; i++) values[i] = r[CONTENT_FIELDS[i]!];
+  return values;
+}
+
 export class RepeatFilter {
   private readonly seen = new Map<string, number>();
 
@@ -13,12 +44,14 @@ export class RepeatFilter {
 
   /** True when the same client sent the same report within the window (and records it otherwise). */
   isRepeat(client: string, report: NormalizedReport, now = Date.now()): boolean {
-    const { reportedAt: _at, ...content } = report;
     // One-shot SHA-1: a key, not a secret (a collision costs one report's count); the fastest of Node's.
-    const key = hash('sha1', `${client}\n${JSON.stringify(content)}`, 'base64url');
+    const key = hash('sha1', `${client}\n${JSON.stringify(reportContent(report))}`, 'base64url');
     const until = this.seen.get(key);
-    if (until !== undefined && until > now) return true;
-    this.seen.delete(key);
+    if (until !== undefined) {
+      if (until > now) return true;
+      // Expired: set again below, at the end of the Map's order (eviction goes oldest first).
+      this.seen.delete(key);
+    }
     if (this.seen.size >= this.maxKeys) this.evict(now);
     this.seen.set(key, now + this.windowMs);
     return false;

@@ -18,16 +18,38 @@ export function siteHost(domainUrl: string): string {
   return host.startsWith('www.') ? host.slice(4) : host;
 }
 
-export function isOnSite(url: string, site: string): boolean {
+/** The lowercased host of an http(s) URL; null for anything else. */
+function webHost(url: string): string | null {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    return false;
+    return null;
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') return false;
-  const host = u.hostname.toLowerCase();
-  return host === site || host.endsWith(`.${site}`);
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
+  return u.hostname.toLowerCase();
+}
+
+/**
+ * Hosts of the document URLs seen last: a site's reports come from its pages, again and again, and parsing
+ * the URL is the dearest check of a report. Bounded (a flood of distinct URLs only empties it).
+ */
+const recentHosts = new Map<string, string | null>();
+const RECENT_HOSTS = 1000;
+
+function documentHost(url: string): string | null {
+  let host = recentHosts.get(url);
+  if (host === undefined) {
+    host = webHost(url);
+    if (recentHosts.size >= RECENT_HOSTS) recentHosts.clear();
+    recentHosts.set(url, host);
+  }
+  return host;
+}
+
+export function isOnSite(url: string, site: string): boolean {
+  const host = documentHost(url);
+  return host !== null && (host === site || host.endsWith(`.${site}`));
 }
 
 /** Why the report is noise, or null when it is about the site. */

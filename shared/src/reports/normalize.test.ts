@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { legacyReportBodySchema, reportingApiBodySchema, reportingApiEntrySchema } from '../schemas/report';
 import { groupSource, reportGroup } from './group';
 import { noiseReason, siteHost } from './noise';
 import {
+  legacyFields,
   maxBodyBytes,
   normalizeBlockedUri,
   parseJsonBody,
   parseReports,
   ReportBodyError,
   reportFormat,
+  reportingApiBodyFields,
+  reportingApiEntryFields,
 } from './normalize';
 
 const receivedAt = new Date('2026-11-24T10:00:00.000Z');
@@ -191,6 +195,22 @@ describe('noise and groups', () => {
     expect(noiseReason({ ...base, documentUri: 'https://example.com/' }, site)).toBeNull();
   });
 
+  it('knows a page it saw before by its host, for every site, and past what it remembers', () => {
+    const page = 'https://shop.example.com/cart';
+    expect(noiseReason({ ...base, documentUri: page }, site)).toBeNull();
+    expect(noiseReason({ ...base, documentUri: page }, 'example.org')).toBe('offsite');
+    expect(noiseReason({ ...base, documentUri: page }, site)).toBeNull();
+    expect(noiseReason({ ...base, documentUri: 'about:blank' }, site)).toBe('offsite');
+    for (let i = 0; i < 2500; i++) {
+      const onSite = i % 3 !== 0;
+      const documentUri = onSite ? `https://Shop.Example.com/p/${i}` : `https://evil${i}.example.net/p`;
+      expect(noiseReason({ ...base, documentUri }, site)).toBe(onSite ? null : 'offsite');
+      expect(noiseReason({ ...base, documentUri }, site)).toBe(onSite ? null : 'offsite');
+    }
+    expect(noiseReason({ ...base, documentUri: 'about:blank' }, site)).toBe('offsite');
+    expect(noiseReason({ ...base, documentUri: page }, 'example.org')).toBe('offsite');
+  });
+
   it('groups by the first word of the directive and the origin of what was blocked', () => {
     expect(
       reportGroup({
@@ -220,3 +240,223 @@ describe('normalizeBlockedUri', () => {
     }
   });
 });
+
+describe('the hand-written reading of reports', () => {
+  /** A small seeded generator: the corpus is the same on every run. */
+  function random(seed: number) {
+    let a = seed;
+    return () => {
+      a = (a + 0x6d2b79f5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), 1 | a);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const PROTO = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
+  /** Field values browsers and attackers send: text of every length, numbers as text, other JSON. */
+  const VALUES: unknown[] = [
+    undefined,
+    null,
+    '',
+    ' ',
+    'https://www.example.com/a',
+    'script-src-elem',
+    'x'.repeat(300),
+    `https://www.example.com/${'a'.repeat(5000)}`,
+    'p'.repeat(20_000),
+    12,
+    0,
+    -0,
+    -4,
+    1.5,
+    1e20,
+    2 ** 31,
+    '12',
+    ' 12 ',
+    '0x10',
+    '-1',
+    'twelve',
+    '1e3',
+    true,
+    false,
+    {},
+    { a: 1 },
+    [],
+    ['x', 2],
+    ...PROTO,
+  ];
+  const LEGACY_FIELDS = [
+    'document-uri',
+    'violated-directive',
+    'referrer',
+    'effective-directive',
+    'original-policy',
+    'disposition',
+    'blocked-uri',
+    'status-code',
+    'script-sample',
+    'line-number',
+    'column-number',
+    'source-file',
+  ];
+  const BODY_FIELDS = [
+    'documentURL',
+    'effectiveDirective',
+    'blockedURL',
+    'referrer',
+    'originalPolicy',
+    'disposition',
+    'sample',
+    'sourceFile',
+    'lineNumber',
+    'columnNumber',
+    'statusCode',
+  ];
+  const ENTRY_FIELDS = ['type', 'url', 'age', 'user_agent', 'body'];
+
+  /**
+   * Objects with some of `fields` (and now and then a prototype name as a key, as JSON.parse makes it: an
+   * own property), the required ones usually good so that most objects are accepted.
+   */
+  function objects(
+    seed: number,
+    fields: string[],
+    good: Record<string, unknown>,
+    n: number,
+  ): Record<string, unknown>[] {
+    const next = random(seed);
+    const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+    return Array.from({ length: n }, () => {
+      const parts: string[] = [];
+      for (const f of fields) {
+        const roll = next();
+        const value = f in good && roll < 0.7 ? good[f] : roll < 0.85 ? pick(VALUES) : undefined;
+        if (value !== undefined) parts.push(`${JSON.stringify(f)}: ${JSON.stringify(value)}`);
+      }
+      if (next() < 0.3) parts.push(`${JSON.stringify(pick(PROTO))}: ${JSON.stringify(pick(VALUES) ?? 1)}`);
+      return JSON.parse(`{${parts.join(', ')}}`) as Record<string, unknown>;
+    });
+  }
+
+  const NOT_OBJECTS: unknown[] = [undefined, null, 'x', 12, true, [], [{}], ...PROTO];
+
+  /** The fast reading agrees with the schema wherever it answers; where it does not, the schema refuses. */
+  function agrees(
+    read: (raw: unknown) => unknown,
+    schema: { safeParse(raw: unknown): { success: boolean; data?: unknown } },
+    corpus: unknown[],
+  ) {
+    let read1 = 0;
+    for (const raw of corpus) {
+      const fast = read(raw);
+      const parsed = schema.safeParse(raw);
+      if (fast === null) {
+        expect(parsed.success, JSON.stringify(raw)).toBe(false);
+      } else {
+        read1++;
+        expect(parsed.success, JSON.stringify(raw)).toBe(true);
+        expect(fast, JSON.stringify(raw)).toStrictEqual(parsed.data);
+      }
+    }
+    return read1;
+  }
+
+  it('reads a report-uri body as its schema does, or leaves it to the schema to refuse', () => {
+    const inner = objects(
+      1,
+      LEGACY_FIELDS,
+      { 'document-uri': VALUES[4], 'violated-directive': VALUES[5] },
+      3000,
+    );
+    const corpus = [
+      ...inner.map((r) => ({ 'csp-report': r })),
+      ...inner.slice(0, 200).map((r) => JSON.parse(`{"csp-report": ${JSON.stringify(r)}, "__proto__": {}}`)),
+      ...NOT_OBJECTS,
+      ...NOT_OBJECTS.map((r) => ({ 'csp-report': r })),
+      JSON.parse(
+        '{"__proto__": {"csp-report": {"document-uri": "https://a.example/", "violated-directive": "x"}}}',
+      ),
+    ];
+    const read = agrees(legacyFields, withPresentKeys(legacyReportBodySchema, 'csp-report'), corpus);
+    // Most of the corpus is read by hand (else the test would prove little).
+    expect(read).toBeGreaterThan(1000);
+  });
+
+  it('reads Reporting API entries and bodies as their schemas do, or leaves them to the schemas', () => {
+    const bodies = objects(2, BODY_FIELDS, { documentURL: VALUES[4], effectiveDirective: VALUES[5] }, 3000);
+    const entries = objects(3, ENTRY_FIELDS, { type: 'csp-violation', body: {} }, 2000);
+    expect(
+      agrees(reportingApiBodyFields, withPresentKeys(reportingApiBodySchema), [...bodies, ...NOT_OBJECTS]),
+    ).toBeGreaterThan(1000);
+    expect(
+      agrees(reportingApiEntryFields, withPresentKeys(reportingApiEntrySchema), [...entries, ...NOT_OBJECTS]),
+    ).toBeGreaterThan(1000);
+  });
+
+  it('answers whole bodies as before: the same reports, the same refusals', () => {
+    // parseReports with the hand-written reading, against the schemas alone: every field the same, and
+    // every refusal with the schema's message.
+    const next = random(4);
+    const legacy = objects(
+      5,
+      LEGACY_FIELDS,
+      { 'document-uri': VALUES[4], 'violated-directive': VALUES[5] },
+      500,
+    );
+    const bodies = objects(6, BODY_FIELDS, { documentURL: VALUES[4], effectiveDirective: VALUES[5] }, 500);
+    let refused = 0;
+    for (let i = 0; i < 500; i++) {
+      const entry = {
+        type: next() < 0.9 ? 'csp-violation' : 'deprecation',
+        age: next() < 0.5 ? 2000 : '5',
+        body: bodies[i],
+      };
+      for (const body of [{ 'csp-report': legacy[i] }, [entry, entry], entry]) {
+        let message: string | null = null;
+        try {
+          parseReports(body, { receivedAt, userAgent: 'UA' });
+        } catch (e) {
+          message = (e as Error).message;
+        }
+        const legacyCheck =
+          Array.isArray(body) || 'type' in body ? null : legacyReportBodySchema.safeParse(body);
+        const bodyCheck = reportingApiBodySchema.safeParse(bodies[i]);
+        const schemaRefuses = legacyCheck
+          ? !legacyCheck.success
+          : entry.type === 'csp-violation' && !bodyCheck.success;
+        expect(message !== null, JSON.stringify(body)).toBe(schemaRefuses);
+        if (message !== null) {
+          refused++;
+          const issue = (legacyCheck ?? bodyCheck).error!.issues[0]!.message;
+          expect(message).toBe(legacyCheck ? issue : `Report 1: ${issue}`);
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(50);
+  });
+});
+
+/**
+ * The schema's output with every field of its shape present (undefined when absent), as the hand-written
+ * reading gives it; the values themselves are the schema's.
+ */
+function withPresentKeys(
+  schema: { safeParse(raw: unknown): { success: boolean; data?: unknown }; shape: Record<string, unknown> },
+  inner?: string,
+) {
+  const fill = (data: Record<string, unknown>, keys: string[]) => {
+    const out: Record<string, unknown> = {};
+    for (const k of keys) out[k] = data[k];
+    return out;
+  };
+  return {
+    safeParse(raw: unknown) {
+      const r = schema.safeParse(raw);
+      if (!r.success) return r;
+      const data = r.data as Record<string, unknown>;
+      if (!inner) return { success: true, data: fill(data, Object.keys(schema.shape)) };
+      const innerShape = (schema.shape[inner] as { shape: Record<string, unknown> }).shape;
+      return { success: true, data: fill(data[inner] as Record<string, unknown>, Object.keys(innerShape)) };
+    },
+  };
+}

@@ -5,24 +5,26 @@ import { DROP_REASONS, REPORT_LIMITS } from '../reports/limits';
 
 const L = REPORT_LIMITS;
 
-/** Text from a browser (or an attacker): any JSON scalar becomes a string, cut to `max` characters. */
-const text = (max: number) =>
-  z.preprocess(
-    (v) =>
-      v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v),
-    z
-      .string()
-      .transform((s) => s.slice(0, max))
-      .optional(),
-  );
+/**
+ * Text from a browser (or an attacker): any JSON scalar becomes a string, cut to `max` characters; null
+ * and absent are absent. The report handler's fast path (reports/normalize.ts) reads fields with it too.
+ */
+export function reportText(v: unknown, max: number): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  return (typeof v === 'object' ? JSON.stringify(v) : String(v)).slice(0, max);
+}
 
 /** Numbers may arrive as strings ("12"): they become integers; anything else is dropped, not refused. */
-const integer = z.preprocess((v) => {
+export function reportInteger(v: unknown): number | undefined {
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
   return typeof n === 'number' && Number.isFinite(n) && n >= 0
     ? Math.min(Math.trunc(n), 2 ** 31 - 1)
     : undefined;
-}, z.number().int().optional());
+}
+
+const text = (max: number) => z.preprocess((v) => reportText(v, max), z.string().optional());
+
+const integer = z.preprocess(reportInteger, z.number().int().optional());
 
 const required = (name: string, max: number) =>
   z.preprocess(
