@@ -43,6 +43,22 @@ afterEach(() => {
 const QUICK_START = 'xpath/.//button[normalize-space()="Quick Start Analysis"]';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Hovers an (i) button until its tooltip shows. A page still settling (a card loading in above it) can move
+ * the button from under the pointer before the tooltip's delay has passed; a user would point again.
+ */
+async function hoverForTooltip(page: Page, selector: string) {
+  for (let tries = 1; ; tries++) {
+    await page.mouse.move(0, 0);
+    await page.hover(selector);
+    const tip = await page.waitForSelector('[role="tooltip"]', { timeout: 5000 }).catch((err) => {
+      if (tries >= 3) throw err;
+      return null;
+    });
+    if (tip) return tip;
+  }
+}
+
 async function createDomain(name: string, url: string, isActive = true): Promise<Domain> {
   const res = await client.post('/api/domains', { name, url, isActive });
   expect(res.status).toBe(201);
@@ -320,8 +336,7 @@ describe('tooltips', () => {
       'About Achievements',
       'About Security Score',
     ]);
-    await page.hover('[aria-label="About Active Scans"]');
-    const tip = await page.waitForSelector('[role="tooltip"]', { timeout: 2000 });
+    const tip = await hoverForTooltip(page, '[aria-label="About Active Scans"]');
     expect(await tip!.evaluate((el) => el.textContent)).toBe(
       'Analyses waiting for a crawler or crawling now.',
     );
@@ -350,8 +365,7 @@ describe('tooltips', () => {
       'About Security Issues',
       'About Analysis Time',
     ]);
-    await page.hover('[aria-label="About Unique Domains"]');
-    const summaryTip = await page.waitForSelector('[role="tooltip"]', { timeout: 2000 });
+    const summaryTip = await hoverForTooltip(page, '[aria-label="About Unique Domains"]');
     expect(await summaryTip!.evaluate((el) => el.textContent)).toContain('Distinct host names');
     await page.mouse.move(0, 0);
   });
