@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { batchPut } from '@csp/functions/src/store/batch';
 import { reportStatsKey } from '@csp/functions/src/store/keys';
-import { counterItem, counterShard, hourOf } from '@csp/functions/src/store/report-counts';
+import { hourOf } from '@csp/functions/src/store/report-counts';
 import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
 import type { HttpClient } from '@csp/functions/src/testing/http-client';
+import { floodCounterItems } from '@csp/functions/src/testing/reports';
 import { generatePolicy } from '@csp/shared/csp/generate';
 import { policyHeaders, REPORTING_GROUP } from '@csp/shared/csp/serialize';
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
@@ -213,21 +214,9 @@ describe('violation reports from a real browser', () => {
     // A flood's worth of groups: more than the table shows, and enough that clearing takes a while.
     const n = 8000;
     const hour = hourOf(new Date().toISOString());
-    const now = new Date().toISOString();
+    const _now = new Date().toISOString();
     const before = await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json();
-    const items: Record<string, unknown>[] = Array.from({ length: n }, (_, i) => {
-      const source = `https://seed-${i}.flood.example`;
-      const shard = counterShard('img-src', source);
-      return counterItem(domain.id, {
-        shard,
-        hour,
-        directive: 'img-src',
-        source,
-        hits: 1,
-        firstSeen: now,
-        lastSeen: now,
-      });
-    });
+    const items = floodCounterItems(domain.id, n, (i) => `https://seed-${i}.flood.example`);
     items.push({ ...reportStatsKey(domain.id, hour), received: before.total + n, kept: before.stored });
     await batchPut(server.deps.db, items);
 

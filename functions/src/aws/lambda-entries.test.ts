@@ -27,12 +27,12 @@ import { batchPut } from '../store/batch';
 import { createDb, type Db } from '../store/db';
 import { createDomain } from '../store/domains';
 import { getReportClear, requestReportClear } from '../store/report-clear';
-import { counterItem, counterShard, hourOf } from '../store/report-counts';
 import { listDomainReports } from '../store/reports';
 import { newRunToken, runTokenDigest } from '../store/run-token';
 import { ensureTable } from '../store/table';
 import { type InvokedHandler, type LoopbackLambda, startLoopbackLambda } from '../testing/loopback-lambda';
 import { type LoopbackSqs, startLoopbackSqs } from '../testing/loopback-sqs';
+import { floodCounterItems } from '../testing/reports';
 import { sqsRecord } from '../testing/sqs-events';
 
 type UrlHandler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -211,25 +211,8 @@ describe('report path Lambda entries (Function URL and SQS events)', () => {
       url: 'https://flooded.example/',
       isActive: true,
     });
-    const hour = hourOf(new Date().toISOString());
-    const now = new Date().toISOString();
     const n = 3000;
-    await batchPut(
-      db,
-      Array.from({ length: n }, (_, i) => {
-        const source = `https://flood-${i}.example`;
-        const shard = counterShard('img-src', source);
-        return counterItem(domain.id, {
-          shard,
-          hour,
-          directive: 'img-src',
-          source,
-          hits: 1,
-          firstSeen: now,
-          lastSeen: now,
-        });
-      }),
-    );
+    await batchPut(db, floodCounterItems(domain.id, n));
     // The message as the API sends it, through the real SQS client.
     const queue = createSqsReportQueue<ReportClearMessage>(sqs.queueUrl('reports'));
     const sentBefore = sqs.messages('reports').length;

@@ -171,9 +171,10 @@ describe('runCrawl', () => {
     // start-page probe, robots.txt, sitemap.xml, 4 pages
     expect(times.length).toBe(7);
     // Slots are taken when a request starts; arrival at the server jitters (more on a loaded machine): a
-    // request that waited in the client's event loop arrives late and the next one closer to it. The
-    // total below is what a politeness bug would break; each gap keeps a margin for that jitter.
-    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(100);
+    // request that waited in the client's event loop arrives late and the next one closer to it (gaps of
+    // 74 ms were seen under load). The total below is what a politeness bug would break; each gap only has
+    // to show that no two requests went out together.
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(25);
     expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(6 * 250 - 30);
   });
 

@@ -26,10 +26,9 @@ import {
 } from '../store/keys';
 import { queryPartition, queryTable } from '../store/query';
 import { getReportClear, requestReportClear } from '../store/report-clear';
-import { counterItem, counterShard, hourOf } from '../store/report-counts';
 import { updateUserFields } from '../store/users';
 import { registeredClient, startTestServer } from '../testing/api-server';
-import { until } from '../testing/reports';
+import { floodCounterItems, until } from '../testing/reports';
 import { sqsRecord } from '../testing/sqs-events';
 import { createReportConsumer } from './consumer';
 
@@ -78,20 +77,7 @@ async function sendReports(uuid: string, n: number) {
 
 /** A flood's counters, written straight into the table (what 10,000s of distinct reports leave). */
 async function seedCounters(domainId: string, n: number) {
-  const hour = hourOf(new Date().toISOString());
-  const now = new Date().toISOString();
-  const items = Array.from({ length: n }, (_, i) => {
-    const source = `https://flood-${i}.example`;
-    return counterItem(domainId, {
-      shard: counterShard('img-src', source),
-      hour,
-      directive: 'img-src',
-      source,
-      hits: 1,
-      firstSeen: now,
-      lastSeen: now,
-    });
-  });
+  const items = floodCounterItems(domainId, n);
   for (let i = 0; i < items.length; i += 4000) {
     await Promise.all(
       [0, 1, 2, 3].map((k) => batchPut(server.deps.db, items.slice(i + k * 1000, i + (k + 1) * 1000))),

@@ -15,7 +15,7 @@ import { requestReportClear } from '../store/report-clear';
 import { counterItem, counterShard, hourOf } from '../store/report-counts';
 import { registeredClient, startTestServer } from '../testing/api-server';
 import type { HttpClient } from '../testing/http-client';
-import { until } from '../testing/reports';
+import { floodCounterItems, until } from '../testing/reports';
 import { sqsRecord } from '../testing/sqs-events';
 import { createReportConsumer } from './consumer';
 
@@ -241,24 +241,10 @@ describe('hostile reporters', () => {
 
   it('a clearing whose clear message was lost is finished by the polls', async () => {
     const { client, domain } = await ownerWithDomain();
-    const hour = hourOf(new Date().toISOString());
-    const now = new Date().toISOString();
     const n = 3000;
     await batchPut(
       server.deps.db,
-      Array.from({ length: n }, (_, i) => {
-        const source = `https://frozen-${i}.example`;
-        const shard = counterShard('img-src', source);
-        return counterItem(domain.id, {
-          shard,
-          hour,
-          directive: 'img-src',
-          source,
-          hits: 1,
-          firstSeen: now,
-          lastSeen: now,
-        });
-      }),
+      floodCounterItems(domain.id, n, (i) => `https://frozen-${i}.example`),
     );
     // Started as the API starts it, but its message goes nowhere (a chain of clear messages that broke).
     const lost = { sendAll: async () => undefined };

@@ -1,5 +1,31 @@
-// Test helpers for violation reports: one report as Firefox sends it, through the real endpoint, and
-// waiting for what the asynchronous consumer does with it.
+// Test helpers for violation reports: one report as Firefox sends it, through the real endpoint, waiting
+// for what the asynchronous consumer does with it, and the counters a flood leaves.
+import { counterItem, counterShard, hourOf } from '../store/report-counts';
+
+/**
+ * The counter items of `n` distinct img-src sources reported once each this hour: what a flood of made-up
+ * origins leaves, for tests to write straight into the table.
+ */
+export function floodCounterItems(
+  domainId: string,
+  n: number,
+  sourceOf = (i: number) => `https://flood-${i}.example`,
+): Record<string, unknown>[] {
+  const now = new Date().toISOString();
+  const hour = hourOf(now);
+  return Array.from({ length: n }, (_, i) => {
+    const source = sourceOf(i);
+    return counterItem(domainId, {
+      shard: counterShard('img-src', source),
+      hour,
+      directive: 'img-src',
+      source,
+      hits: 1,
+      firstSeen: now,
+      lastSeen: now,
+    });
+  });
+}
 
 /** POSTs one csp-report for a page of https://site.example to a domain's endpoint; the response. */
 export function sendReport(
