@@ -4,10 +4,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalBlobStore } from '@csp/functions/src/blobs';
 import { type FixtureSites, startFixtureSites } from '@csp/functions/src/crawler/fixtures/sites';
-import { createCrawlHandler } from '@csp/functions/src/crawler/handler';
 import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
+import { loopbackCrawlHandler } from '@csp/functions/src/testing/crawl-handler';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser';
@@ -48,15 +47,7 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([
     startTestServer({
       webDist,
-      crawlHandler: (deps) =>
-        createCrawlHandler({
-          db: deps.db,
-          queue: deps.queue,
-          logger: deps.logger,
-          blobs: new LocalBlobStore(blobDir),
-          allowPrivateTargets: true,
-          crawlOptions: { settle: { idleMs: 50 } },
-        }),
+      crawlHandler: (deps) => loopbackCrawlHandler(deps, blobDir),
     }),
     launchBrowser(),
   ]);

@@ -7,7 +7,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { LocalBlobStore } from '../blobs';
 import type { CompletedRun, ProgressReport } from '../crawl-writer/requests';
 import { type CrawlWriter, inProcessCrawlWriter, type RunCredentials } from '../crawl-writer/writer';
 import type { LocalServer } from '../local/server';
@@ -16,10 +15,10 @@ import { claimAnalysis, getAnalysis } from '../store/analyses';
 import { getKnowledge } from '../store/knowledge';
 import { newRunToken, runTokenDigest } from '../store/run-token';
 import { registeredClient, startTestServer } from '../testing/api-server';
+import { loopbackCrawlHandler } from '../testing/crawl-handler';
 import { sqsRecord } from '../testing/sqs-events';
 import { CHROMIUM_ENV_NAMES, closeBrowser, launchBrowser } from './browser';
 import { type FixtureSites, startFixtureSites } from './fixtures/sites';
-import { createCrawlHandler } from './handler';
 
 const blobDir = mkdtempSync(join(tmpdir(), 'csp-blobs-'));
 afterAll(() => rmSync(blobDir, { recursive: true, force: true }));
@@ -146,13 +145,8 @@ describe('crawler confinement', () => {
         return real.complete(run, result);
       },
     };
-    const handler = createCrawlHandler({
-      db: s.deps.db,
-      queue: s.deps.queue,
-      logger: s.deps.logger,
-      blobs: new LocalBlobStore(blobDir),
-      allowPrivateTargets: true,
-      crawlOptions: { settle: { idleMs: 50 }, rerender: false },
+    const handler = loopbackCrawlHandler(s.deps, blobDir, {
+      crawlOptions: { rerender: false },
       writer: hostile,
     });
     expect(await handler({ Records: [sqsRecord(JSON.stringify({ analysisId: x }))] })).toEqual({

@@ -5,12 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { LocalBlobStore } from '../blobs';
 import type { LocalServer } from '../local/server';
 import { registeredClient, startTestServer } from '../testing/api-server';
+import { loopbackCrawlHandler } from '../testing/crawl-handler';
 import type { HttpClient } from '../testing/http-client';
 import { type FixtureSites, startFixtureSites } from './fixtures/sites';
-import { createCrawlHandler } from './handler';
 
 const blobDir = mkdtempSync(join(tmpdir(), 'csp-blobs-'));
 let server: LocalServer | undefined;
@@ -37,13 +36,8 @@ it("runs another user's analysis before the first user's 20 waiting ones drain",
   const url = `${sites.origins.main}/`;
   server = await startTestServer({
     crawlHandler: (deps) =>
-      createCrawlHandler({
-        db: deps.db,
-        queue: deps.queue,
-        logger: deps.logger,
-        blobs: new LocalBlobStore(blobDir),
-        allowPrivateTargets: true,
-        crawlOptions: { settle: { idleMs: 50 }, rerender: false, interactionBudgetMs: 0 },
+      loopbackCrawlHandler(deps, blobDir, {
+        crawlOptions: { rerender: false, interactionBudgetMs: 0 },
         queuedRecheckSeconds: 1,
       }),
   });

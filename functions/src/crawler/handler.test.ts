@@ -8,14 +8,15 @@ import { join } from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ApiDeps } from '../api/deps';
-import { type BlobStore, LocalBlobStore } from '../blobs';
+import type { BlobStore } from '../blobs';
 import type { LocalServer } from '../local/server';
 import { getAnalysis } from '../store/analyses';
 import { getKnowledge } from '../store/knowledge';
 import { registeredClient, startTestServer } from '../testing/api-server';
+import { loopbackCrawlHandler } from '../testing/crawl-handler';
 import { sqsRecord } from '../testing/sqs-events';
 import { type FixtureSites, startFixtureSites } from './fixtures/sites';
-import { type CrawlHandlerDeps, createCrawlHandler } from './handler';
+import type { CrawlHandlerDeps } from './handler';
 import { FINISH_RESERVE_MS } from './run-analysis';
 
 const blobDir = mkdtempSync(join(tmpdir(), 'csp-blobs-'));
@@ -68,30 +69,14 @@ type Overrides = Partial<Omit<CrawlHandlerDeps, 'db' | 'queue' | 'logger'>>;
 
 async function serverWithCrawler(overrides: Overrides = {}) {
   server = await startTestServer({
-    crawlHandler: (deps: ApiDeps) =>
-      createCrawlHandler({
-        db: deps.db,
-        queue: deps.queue,
-        logger: deps.logger,
-        blobs: new LocalBlobStore(blobDir),
-        allowPrivateTargets: true,
-        crawlOptions: { settle: { idleMs: 50 } },
-        ...overrides,
-      }),
+    crawlHandler: (deps: ApiDeps) => loopbackCrawlHandler(deps, blobDir, overrides),
   });
   return server;
 }
 
 /** A handler on the server's table and queue that the test calls itself (not through the queue). */
 function directHandler(s: LocalServer, crawlOptions: CrawlHandlerDeps['crawlOptions'] = {}) {
-  return createCrawlHandler({
-    db: s.deps.db,
-    queue: s.deps.queue,
-    logger: s.deps.logger,
-    blobs: new LocalBlobStore(blobDir),
-    allowPrivateTargets: true,
-    crawlOptions: { settle: { idleMs: 50 }, ...crawlOptions },
-  });
+  return loopbackCrawlHandler(s.deps, blobDir, { crawlOptions });
 }
 
 /** One SQS record for an analysis, as the queue delivers it. */
@@ -159,7 +144,7 @@ describe('crawl handler', () => {
     // Slow pages and a run budget so short that each run crawls about one page before it must hand over.
     const s = await serverWithCrawler({
       runBudgetMs: FINISH_RESERVE_MS + 2_500,
-      crawlOptions: { settle: { idleMs: 50 }, pageReserveMs: 1_000, concurrency: 1, rerender: false },
+      crawlOptions: { pageReserveMs: 1_000, concurrency: 1, rerender: false },
     });
     const { client, id } = await startAnalysis(s, `${site.origins.main}/`, { maxPages: 10 });
     await s.queue.idle();
@@ -202,7 +187,7 @@ describe('crawl handler', () => {
     const s = await serverWithCrawler({
       blobs: broken,
       runBudgetMs: FINISH_RESERVE_MS + 2_500,
-      crawlOptions: { settle: { idleMs: 50 }, pageReserveMs: 1_000, concurrency: 1 },
+      crawlOptions: { pageReserveMs: 1_000, concurrency: 1 },
     });
     s.queue.setVisibilityTimeoutMs(50);
     const userAgent = `CspCrawlTest/${randomUUID()}`;

@@ -7,14 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { LocalBlobStore } from '../../blobs';
 import { type FixtureSites, startFixtureSites } from '../../crawler/fixtures/sites';
-import { createCrawlHandler } from '../../crawler/handler';
 import type { LocalServer } from '../../local/server';
 import { createLogger } from '../../logger';
 import { createDeadLetterHandler } from '../../queue/dead-letter';
 import { analysisKey } from '../../store/keys';
 import { registeredClient, startTestServer } from '../../testing/api-server';
+import { loopbackCrawlHandler } from '../../testing/crawl-handler';
 import type { HttpClient } from '../../testing/http-client';
 import { sqsRecord } from '../../testing/sqs-events';
 
@@ -140,15 +139,7 @@ describe('daily page budget', () => {
     const url = `${sites.origins.main}/`;
     server = await startTestServer({
       env: { CRAWL_DAILY_PAGES: '100' },
-      crawlHandler: (deps) =>
-        createCrawlHandler({
-          db: deps.db,
-          queue: deps.queue,
-          logger: deps.logger,
-          blobs: new LocalBlobStore(blobDir),
-          allowPrivateTargets: true,
-          crawlOptions: { settle: { idleMs: 50 }, rerender: false },
-        }),
+      crawlHandler: (deps) => loopbackCrawlHandler(deps, blobDir, { crawlOptions: { rerender: false } }),
     });
     const s = server;
     const { client } = await registeredClient(s.url);
