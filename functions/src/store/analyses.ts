@@ -31,7 +31,14 @@ import {
   waitingAnalysisIds,
   waitingEntryUpdate,
 } from './crawl-quota';
-import { type Db, failedConditionIndexes, isConditionFailure, nowIso } from './db';
+import {
+  conflictBackoff,
+  type Db,
+  failedConditionIndexes,
+  isConditionFailure,
+  isTransactionConflict,
+  nowIso,
+} from './db';
 import { newId } from './ids';
 import {
   analysisIndexes,
@@ -202,21 +209,12 @@ export async function createAnalysis(
       }
       if (failed.includes(2)) throw await pageBudgetError(db, input.userId, pages, dailyPages);
       if (isTransactionConflict(err) && attempt < START_TRIES) {
-        await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+        await conflictBackoff(attempt);
         continue;
       }
       throw err;
     }
   }
-}
-
-function isTransactionConflict(err: unknown): boolean {
-  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] } | null;
-  if (e?.name === 'TransactionConflictException') return true;
-  return (
-    e?.name === 'TransactionCanceledException' &&
-    !!e.CancellationReasons?.some((r) => r.Code === 'TransactionConflict')
-  );
 }
 
 async function pageBudgetError(db: Db, userId: string, pages: number, dailyPages: number) {

@@ -11,7 +11,7 @@
 //   crawl did not use. The counter expires two days after its day.
 import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
-import { type Db, epochSeconds } from './db';
+import { conflictBackoff, type Db, epochSeconds, isTransactionConflict } from './db';
 import { analysisKey, dailyPagesKey, waitingAnalysesKey } from './keys';
 
 export const MAX_WAITING_ANALYSES = CRAWL_LIMITS.waitingAnalysesPerUser;
@@ -29,8 +29,8 @@ async function retryOnConflict<T>(write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (err) {
-      if ((err as { name?: string }).name !== 'TransactionConflictException' || attempt >= 8) throw err;
-      await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+      if (!isTransactionConflict(err) || attempt >= 8) throw err;
+      await conflictBackoff(attempt);
     }
   }
 }

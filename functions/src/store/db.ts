@@ -36,5 +36,22 @@ export function failedConditionIndexes(err: unknown): number[] {
   return reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
 }
 
+/**
+ * True when DynamoDB refused a write because a transaction was changing the same item at that moment: a
+ * single-item write gets TransactionConflictException, a transaction is cancelled with that reason.
+ */
+export function isTransactionConflict(err: unknown): boolean {
+  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] } | null;
+  if (e?.name === 'TransactionConflictException') return true;
+  return (
+    e?.name === 'TransactionCanceledException' &&
+    !!e.CancellationReasons?.some((r) => r.Code === 'TransactionConflict')
+  );
+}
+
+/** A short random wait before the `attempt`-th retry of a write that met a transaction, longer each time. */
+export const conflictBackoff = (attempt: number) =>
+  new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+
 export const nowIso = () => new Date().toISOString();
 export const epochSeconds = (ms = Date.now()) => Math.floor(ms / 1000);
