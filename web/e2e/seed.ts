@@ -16,13 +16,12 @@ import type { Db } from '@csp/functions/src/store/db';
 import { recordScanStarted } from '@csp/functions/src/store/domains';
 import { analysisKey } from '@csp/functions/src/store/keys';
 import type { PolicyFinding } from '@csp/shared/csp/finding';
+import type { CspRules, PolicyBudget } from '@csp/shared/csp/policy';
 import {
   type Analysis,
   type AnalysisStage,
   type CaptureSummary,
-  type CspRules,
   crawlRequestSchema,
-  type PolicyBudget,
 } from '@csp/shared/schemas/analysis';
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;

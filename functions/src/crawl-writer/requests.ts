@@ -4,13 +4,8 @@
 // The crawler runs hostile pages, so every field is bounded here: a request the schema refuses changes nothing.
 import { DIRECTIVE_TABLE } from '@csp/shared/csp/directives';
 import { policyFindingSchema } from '@csp/shared/csp/finding';
-import {
-  analysisStageSchema,
-  captureSummarySchema,
-  policyBudgetSchema,
-  resourceStatsSchema,
-  verificationSchema,
-} from '@csp/shared/schemas/analysis';
+import { policyBudgetSchema, resourceStatsSchema } from '@csp/shared/csp/policy';
+import { analysisStageSchema, captureSummarySchema, verificationSchema } from '@csp/shared/schemas/analysis';
 import * as z from 'zod';
 import { runTokenSchema } from '../store/run-token';
 

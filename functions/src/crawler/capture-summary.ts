@@ -2,7 +2,8 @@
 // acting on pages, what acting tried to send or open, and inline code that changes on every load. Pure,
 // over the crawl state.
 import type { Observation } from '@csp/shared/csp/artifact';
-import type { CaptureSummary, UnstableInline } from '@csp/shared/schemas/analysis';
+import type { UnstableInline } from '@csp/shared/csp/stability';
+import type { CaptureSummary } from '@csp/shared/schemas/analysis';
 import type { CrawlState } from './state';
 
 const MAX_LISTED = 20;

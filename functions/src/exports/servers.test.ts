@@ -2,6 +2,7 @@
 // apache2 and nginx on loopback, and the header they serve must equal the policy byte for byte (quotes,
 // percent signs, dollar signs, query strings, report-only, a long policy, Reporting-Endpoints). The IIS
 // web.config is read with an XML parser against the structure IIS's schema gives customHeaders.
+import type { CspRules } from '@csp/shared/csp/policy';
 import {
   exportApache,
   exportIis,
@@ -10,7 +11,6 @@ import {
   policyHeaders,
   serializePolicy,
 } from '@csp/shared/csp/serialize';
-import type { CspRules } from '@csp/shared/schemas/analysis';
 import { SaxesParser } from 'saxes';
 import { afterEach, describe, expect, it } from 'vitest';
 import {

@@ -6,15 +6,8 @@ import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '
 import { queuePosition } from '@csp/shared/analyses/queue-position';
 import { auditPolicy, type PolicyAudit } from '@csp/shared/csp/audit';
 import type { PolicyFinding } from '@csp/shared/csp/finding';
-import type {
-  Analysis,
-  AnalysisStage,
-  CaptureSummary,
-  CrawlRequest,
-  CspRules,
-  PolicyBudget,
-  ResourceStats,
-} from '@csp/shared/schemas/analysis';
+import type { CspRules, PolicyBudget, ResourceStats } from '@csp/shared/csp/policy';
+import type { Analysis, AnalysisStage, CaptureSummary, CrawlRequest } from '@csp/shared/schemas/analysis';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import { AppError } from '../errors';
 import { detachBaseAnalysis } from './configurations';

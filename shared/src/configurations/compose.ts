@@ -5,9 +5,9 @@ import { auditPolicy, type PolicyAudit } from '../csp/audit';
 import type { AuditContext } from '../csp/checks/check';
 import { NONE, SELF, sortSources } from '../csp/directives';
 import { applyNonce } from '../csp/nonce';
+import type { CspRules } from '../csp/policy';
 import { CSP_HEADER, CSP_REPORT_ONLY_HEADER, type ExportOptions, REPORTING_GROUP } from '../csp/serialize';
 import { dictionary, ownValue } from '../maps/dictionary';
-import type { CspRules } from '../schemas/analysis';
 import type { ConfigurationBody } from '../schemas/configuration';
 
 export type ComposeInput = Pick<

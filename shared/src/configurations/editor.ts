@@ -1,9 +1,9 @@
 // The configuration editor's rules as pure functions (spec sections 4 and 5): adding a custom rule
 // (trimmed, ignored if empty, not duplicated) and taking, ignoring or un-ignoring a report suggestion.
 import { isDirective, KEYWORDS } from '../csp/directives';
+import type { CspRules } from '../csp/policy';
 import { dictionary, ownValue } from '../maps/dictionary';
 import { targetDirective } from '../reports/suggestions';
-import type { CspRules } from '../schemas/analysis';
 import { cspSourceSchema, isSavableDirectiveName } from '../schemas/configuration';
 
 const KEYWORD_NAMES = new Map<string, string>(KEYWORDS.map((k) => [k.slice(1, -1), k]));

@@ -4,7 +4,6 @@
 import { CspParser } from 'csp_evaluator/dist/parser.js';
 import * as z from 'zod';
 import { dictionary } from '../maps/dictionary';
-import type { CspRules } from '../schemas/analysis';
 import { broadSourcesCheck } from './checks/broad-sources';
 import { type AuditContext, auditContextSchema, type PolicyCheck, parsePolicy } from './checks/check';
 import { cspEvaluatorCheck } from './checks/csp-evaluator';
@@ -17,6 +16,7 @@ import { unsafeEvalCheck } from './checks/unsafe-eval';
 import { unsafeInlineCheck } from './checks/unsafe-inline';
 import { compareFindings, type PolicyFinding, policyFindingSchema } from './finding';
 import { gradeOfScore, gradeSchema, isIssue, scoreOf } from './grade';
+import type { CspRules } from './policy';
 
 export const POLICY_CHECKS: readonly PolicyCheck[] = [
   unsafeInlineCheck,

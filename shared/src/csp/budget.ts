@@ -3,16 +3,15 @@
 // policy refuses a CSP value over 1,783 characters. When the policy is too long, the safest trades are made
 // first, each one listed as a finding, and a policy that still does not fit says so loudly. Pure.
 import * as z from 'zod';
-import type { CspRules, PolicyBudget } from '../schemas/analysis';
-import { CRAWL_LIMITS, POLICY_TARGETS } from '../schemas/crawl-limits';
 import { NONE, REPORT_SAMPLE, UNSAFE_HASHES, UNSAFE_INLINE } from './directives';
 import type { PolicyFinding } from './finding';
-import { CLOUDFRONT_CSP_MAX, CSP_HEADER, serializePolicy } from './serialize';
+import { type CspRules, POLICY_TARGETS, type PolicyBudget } from './policy';
+import { CLOUDFRONT_CSP_MAX, CSP_HEADER, NGINX_PROXY_BUFFER, serializePolicy } from './serialize';
 
 export const budgetOptionsSchema = z.object({
   target: z.enum(POLICY_TARGETS).default('header'),
   /** Bytes of the header line ('header'), or characters of the value ('cloudfront', at most 1,783). */
-  limit: z.number().int().positive().default(CRAWL_LIMITS.headerBudget.default),
+  limit: z.number().int().positive().default(NGINX_PROXY_BUFFER),
 });
 export type BudgetOptions = z.input<typeof budgetOptionsSchema>;
 

@@ -2,7 +2,6 @@
 // that explain every risky source we had to add and every resource we could not allow. Pure and
 // deterministic: the same artifact always gives the same rules, in the same order.
 import * as z from 'zod';
-import { type CspRules, cspRulesSchema, policyBudgetSchema } from '../schemas/analysis';
 import type { CrawlArtifact, ObservedDirective } from './artifact';
 import { budgetOptionsSchema, fitToBudget } from './budget';
 import {
@@ -20,6 +19,7 @@ import {
   WASM_UNSAFE_EVAL,
 } from './directives';
 import { compareFindings, type PolicyFinding, policyFindingSchema } from './finding';
+import { type CspRules, cspRulesSchema, policyBudgetSchema } from './policy';
 import { authorityPrefix, hashSource, isIgnoredScheme, originOf, schemeOf, type UrlSource } from './source';
 
 export const POLICY_MODES = ['allowlist', 'strict'] as const;

@@ -2,7 +2,6 @@
 // (§6.7.2) for the cases a crawl produces, used to prove generated policies cover their crawl and to tell
 // whether a reported violation is already allowed. Nonce-bearing and 'strict-dynamic'-trusted scripts
 // are outside what an observation records, so under 'strict-dynamic' script URLs never match here.
-import type { CspRules } from '../schemas/analysis';
 import type { Observation } from './artifact';
 import {
   type Directive,
@@ -18,6 +17,7 @@ import {
   UNSAFE_INLINE,
   WASM_UNSAFE_EVAL,
 } from './directives';
+import type { CspRules } from './policy';
 
 /** The effective source list for a directive, or undefined when the policy does not restrict it. */
 function effectiveList(

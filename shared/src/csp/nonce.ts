@@ -1,7 +1,7 @@
 // Nonces (spec section 9): 32 random bytes as 64 hex characters, added to script-src and style-src.
 import { dictionary } from '../maps/dictionary';
-import type { CspRules } from '../schemas/analysis';
 import { compareSources, isNonce, NONCE_VALUE_PATTERN, NONE, SELF } from './directives';
+import type { CspRules } from './policy';
 
 export const NONCE_BYTES = 32;
 

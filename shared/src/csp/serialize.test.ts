@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CspRules } from '../schemas/analysis';
+import type { CspRules } from './policy';
 import {
   CLOUDFRONT_CSP_MAX,
   EXPORT_FORMATS,

@@ -3,8 +3,8 @@
 // sources, so every value is checked against the CSP grammar and escaped for the format it goes into.
 import * as z from 'zod';
 import { dictionary, ownValue } from '../maps/dictionary';
-import type { CspRules } from '../schemas/analysis';
 import { compareDirectives } from './directives';
+import type { CspRules } from './policy';
 
 export const CSP_HEADER = 'Content-Security-Policy';
 export const CSP_REPORT_ONLY_HEADER = 'Content-Security-Policy-Report-Only';

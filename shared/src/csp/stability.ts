@@ -4,8 +4,18 @@
 // context (`Rerender`); this compares the two loads and marks such code `unstable` on every page where
 // code of the same shape appears (pages of the same template were not all re-rendered). Pure.
 
-import type { UnstableInline } from '../schemas/analysis';
+import * as z from 'zod';
 import type { CrawlArtifact, Observation, Rerender, RerenderItem } from './artifact';
+
+/** Inline code whose hash changed between two loads of a page (or matches code that did). */
+export const unstableInlineSchema = z.object({
+  directive: z.enum(['script-src-elem', 'script-src-attr', 'style-src-elem', 'style-src-attr']),
+  page: z.string(),
+  sample: z.string(),
+  /** Pages where code of this shape was seen (the first few). */
+  pages: z.number().int(),
+});
+export type UnstableInline = z.infer<typeof unstableInlineSchema>;
 
 type InlineObservation = Extract<Observation, { type: 'inline' }>;
 type InlineDirective = InlineObservation['directive'];

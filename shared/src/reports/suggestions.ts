@@ -14,7 +14,7 @@ import {
   WASM_UNSAFE_EVAL,
 } from '../csp/directives';
 import { allowsObservation } from '../csp/match';
-import type { CspRules } from '../schemas/analysis';
+import type { CspRules } from '../csp/policy';
 import type { ReportSuggestion } from '../schemas/report';
 import { groupDirective, isCodeSource, type ReportGroupKey } from './group';
 import type { CrawlKnowledge } from './knowledge';

@@ -2,7 +2,9 @@
 import * as z from 'zod';
 import { policyAuditSchema } from '../csp/audit';
 import { policyFindingSchema } from '../csp/finding';
-import { CRAWL_LIMITS, POLICY_TARGETS } from './crawl-limits';
+import { cspRulesSchema, POLICY_TARGETS, policyBudgetSchema, resourceStatsSchema } from '../csp/policy';
+import { unstableInlineSchema } from '../csp/stability';
+import { CRAWL_LIMITS } from './crawl-limits';
 import { httpUrl } from './domain';
 
 const { maxPages, crawlDelay, headerBudget } = CRAWL_LIMITS;
@@ -68,16 +70,6 @@ export const startAnalysisSchema = z.object({
   crawlRequest: z.record(z.string(), z.unknown()).optional().default({}),
 });
 
-export const cspRulesSchema = z.record(z.string(), z.array(z.string()));
-export type CspRules = z.infer<typeof cspRulesSchema>;
-
-export const resourceStatsSchema = z.object({
-  totalResources: z.number().int(),
-  uniqueDomains: z.number().int(),
-  securityIssues: z.number().int(),
-});
-export type ResourceStats = z.infer<typeof resourceStatsSchema>;
-
 /** One thing the verified policy still blocked: what, under which directive, on which page. */
 export const blockedItemSchema = z.object({
   directive: z.string(),
@@ -110,16 +102,6 @@ export type Verification = z.infer<typeof verificationSchema>;
 
 /** A page whose capture did not finish, even after one retry in a fresh tab. */
 export const incompletePageSchema = z.object({ url: z.string(), reason: z.string() });
-
-/** Inline code whose hash changed between two loads of a page (or matches code that did). */
-export const unstableInlineSchema = z.object({
-  directive: z.enum(['script-src-elem', 'script-src-attr', 'style-src-elem', 'style-src-attr']),
-  page: z.string(),
-  sample: z.string(),
-  /** Pages where code of this shape was seen (the first few). */
-  pages: z.number().int(),
-});
-export type UnstableInline = z.infer<typeof unstableInlineSchema>;
 
 /** An observation that only appeared after the crawler acted on the page. */
 export const interactionItemSchema = z.object({ directive: z.string(), value: z.string(), page: z.string() });
@@ -171,16 +153,6 @@ export const STAGE_BANDS: Record<AnalysisStage, readonly [number, number]> = {
   generating: [88, 90],
   verifying: [90, 99],
 };
-
-/** The header budget the policy was fitted to, and how long the header came out. */
-export const policyBudgetSchema = z.object({
-  target: z.enum(POLICY_TARGETS),
-  /** Bytes of the header line ('header') or characters of the value ('cloudfront'). */
-  limit: z.number().int(),
-  length: z.number().int(),
-  fits: z.boolean(),
-});
-export type PolicyBudget = z.infer<typeof policyBudgetSchema>;
 
 export const analysisSchema = z.object({
   id: z.string(),

@@ -22,11 +22,3 @@ export const CRAWL_LIMITS = {
   /** Pages one user's analyses may reserve per UTC day, unless the deployment sets CRAWL_DAILY_PAGES. */
   dailyPagesPerUser: { min: 1, default: 5000 },
 } as const;
-
-/**
- * Where the policy will be deployed. 'header': a web server or proxy sends it (the budget is the header
- * line in bytes). 'cloudfront': a CloudFront response-headers policy, which caps the CSP value at 1,783
- * characters (CLOUDFRONT_CSP_MAX) whatever the budget says.
- */
-export const POLICY_TARGETS = ['header', 'cloudfront'] as const;
-export type PolicyTarget = (typeof POLICY_TARGETS)[number];

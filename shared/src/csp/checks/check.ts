@@ -2,9 +2,9 @@
 // csp_evaluator, over a policy parsed once into its written and its effective form.
 import * as z from 'zod';
 import { dictionary } from '../../maps/dictionary';
-import type { CspRules } from '../../schemas/analysis';
 import { ignoredSources } from '../directives';
 import { type PolicyFinding, policyFindingSchema } from '../finding';
+import type { CspRules } from '../policy';
 
 export const auditContextSchema = z.object({
   /** What the generator said about the policy (why sources are there, trades, unstable code). */

@@ -1,8 +1,8 @@
 // Each check fires on the example policy its comment gives, and stays quiet where it should.
 import { describe, expect, it } from 'vitest';
-import type { CspRules } from '../../schemas/analysis';
 import { rulesOfHeader as parseHeader } from '../audit';
 import type { PolicyFinding } from '../finding';
+import type { CspRules } from '../policy';
 import { broadSourcesCheck } from './broad-sources';
 import { type AuditContext, auditContextSchema, type PolicyCheck, parsePolicy } from './check';
 import { cspEvaluatorCheck } from './csp-evaluator';

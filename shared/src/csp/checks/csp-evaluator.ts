@@ -6,8 +6,8 @@ import { CspEvaluator, DEFAULT_CHECKS, STRICTCSP_CHECKS } from 'csp_evaluator/di
 import { Severity as EvaluatorSeverity, type Finding, Type } from 'csp_evaluator/dist/finding.js';
 import { CspParser } from 'csp_evaluator/dist/parser.js';
 import * as z from 'zod';
-import type { CspRules } from '../../schemas/analysis';
 import { compareFindings, type PolicyFinding, type Severity } from '../finding';
+import type { CspRules } from '../policy';
 import { serializePolicy } from '../serialize';
 import type { PolicyCheck } from './check';
 

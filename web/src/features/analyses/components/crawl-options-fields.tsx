@@ -1,7 +1,8 @@
 // The crawl settings both crawl forms share (spec section 5), bounded by CRAWL_LIMITS: Max Pages to Crawl,
 // Crawl Delay (ms), Custom User Agent, the Manual URL List (one per line), the header budget in bytes and
 // the deploy target (server header or CloudFront response-headers policy).
-import { CRAWL_LIMITS, type PolicyTarget } from '@csp/shared/schemas/crawl-limits';
+import type { PolicyTarget } from '@csp/shared/csp/policy';
+import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import type { ReactNode } from 'react';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';

@@ -1,7 +1,7 @@
 // 'Deploy target': where the policy will be sent from, which bounds its length. A server header (the
 // header budget in bytes) or a CloudFront response-headers policy (at most 1,783 characters in the value).
+import { POLICY_TARGETS, type PolicyTarget } from '@csp/shared/csp/policy';
 import { CLOUDFRONT_CSP_MAX } from '@csp/shared/csp/serialize';
-import { POLICY_TARGETS, type PolicyTarget } from '@csp/shared/schemas/crawl-limits';
 import { Cloud, Server } from 'lucide-react';
 import { useId } from 'react';
 import { cn } from '@/lib/class-names';

@@ -1,6 +1,6 @@
 // Inline code whose hash changed between two loads of a page: it cannot be allowed by hash. Per item the
 // directive, the first characters of the code, the page and on how many pages code of this shape was seen.
-import type { UnstableInline } from '@csp/shared/schemas/analysis';
+import type { UnstableInline } from '@csp/shared/csp/stability';
 import { countOf, pathOf } from '@/lib/format';
 
 export function UnstableInlineList({ items }: { items: UnstableInline[] }) {

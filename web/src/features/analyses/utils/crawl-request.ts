@@ -1,6 +1,6 @@
 // From the crawl forms' text fields to the API's crawl request (spec section 5). Defaults and bounds come
 // from CRAWL_LIMITS, which the API's schema and the crawler read too.
-import type { PolicyTarget } from '@csp/shared/schemas/crawl-limits';
+import type { PolicyTarget } from '@csp/shared/csp/policy';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 
 /** One entry per line: trimmed, blank lines dropped. */

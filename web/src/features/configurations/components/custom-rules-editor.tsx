@@ -2,7 +2,7 @@
 // button adds. Keywords typed without quotes are quoted ('self'); what no header can carry is refused.
 import { addCustomRule, removeCustomRule } from '@csp/shared/configurations/editor';
 import { compareDirectives, DIRECTIVES } from '@csp/shared/csp/directives';
-import type { CspRules } from '@csp/shared/schemas/analysis';
+import type { CspRules } from '@csp/shared/csp/policy';
 import { Plus, X } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';

@@ -9,7 +9,7 @@ import {
   suggestionStatus,
   unignoreSuggestion,
 } from '@csp/shared/configurations/editor';
-import type { CspRules } from '@csp/shared/schemas/analysis';
+import type { CspRules } from '@csp/shared/csp/policy';
 import type { ReportSuggestion } from '@csp/shared/schemas/report';
 import { useQuery } from '@tanstack/react-query';
 import { Check, EyeOff, RotateCcw } from 'lucide-react';

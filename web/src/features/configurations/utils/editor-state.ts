@@ -2,7 +2,7 @@
 // New clears every field and makes a fresh nonce; loading restores the fields, and the nonce only if it was
 // enabled. Pure, so it is tested without a browser.
 import { createNonce } from '@csp/shared/csp/nonce';
-import type { CspRules } from '@csp/shared/schemas/analysis';
+import type { CspRules } from '@csp/shared/csp/policy';
 import type { Configuration, ConfigurationBody, ServerType } from '@csp/shared/schemas/configuration';
 
 export interface EditorState {

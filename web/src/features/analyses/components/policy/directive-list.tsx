@@ -2,7 +2,7 @@
 // Expand all / Collapse all. Which sources are a risk comes from the policy's audit.
 import { issueSources, type PolicyAudit } from '@csp/shared/csp/audit';
 import { compareDirectives } from '@csp/shared/csp/directives';
-import type { CspRules } from '@csp/shared/schemas/analysis';
+import type { CspRules } from '@csp/shared/csp/policy';
 import { useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { DirectiveCard } from './directive-card';

@@ -1,7 +1,7 @@
 // Server configuration for the shown policy (Apache .htaccess, Nginx nginx.conf, IIS web.config): a preview,
 // the export's warnings, and a download.
+import type { CspRules } from '@csp/shared/csp/policy';
 import { type ExportFormat, exportPolicy } from '@csp/shared/csp/serialize';
-import type { CspRules } from '@csp/shared/schemas/analysis';
 import { Download, Server } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Alert } from '@/components/ui/alert';

@@ -1,6 +1,6 @@
 // How long the policy came out against the budget it was fitted to: "Header: 3,912 of 4,096 bytes" (the
 // whole header line) or "CloudFront value: 1,650 of 1,783 characters", in red when it does not fit.
-import type { PolicyBudget } from '@csp/shared/schemas/analysis';
+import type { PolicyBudget } from '@csp/shared/csp/policy';
 import { Ruler } from 'lucide-react';
 import { cn } from '@/lib/class-names';
 import { formatCount } from '@/lib/format';

@@ -4,8 +4,9 @@
 // an Allowlist / Strict toggle when the analysis has both, one collapsible card per directive (script-src
 // open), Copy, Download (csp-policy.txt) and server configurations.
 import { auditPolicy, type PolicyAudit } from '@csp/shared/csp/audit';
+import type { CspRules, PolicyBudget } from '@csp/shared/csp/policy';
 import { CSP_HEADER, exportPolicy, renderPolicy } from '@csp/shared/csp/serialize';
-import type { Analysis, CspRules, PolicyBudget } from '@csp/shared/schemas/analysis';
+import type { Analysis } from '@csp/shared/schemas/analysis';
 import { CircleAlert, Copy, Download, ShieldCheck } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
