@@ -4,8 +4,7 @@
 // the stored run id is the token's digest), validates and bounds every field, and takes the owner, the domain
 // and the achievement counters from the analysis item, never from the request. In AWS it is a Lambda of its
 // own that only the crawler may invoke; locally the same code runs in-process behind the same interface.
-import { auditPolicy } from '@csp/shared/csp/audit';
-import { achievementsOfCompletedRun } from '../achievements/analysis-events';
+import { judgeRun } from '@csp/shared/analyses/outcome';
 import { recordAchievementEvent } from '../achievements/record';
 import type { Logger } from '../logger';
 import { completeAnalysis, failAnalysis, getAnalysis, updateProgress } from '../store/analyses';
@@ -78,10 +77,15 @@ async function complete(db: Db, logger: Logger, id: string, runId: string, resul
   if (analysis?.status !== 'running' || analysis.runId !== runId) return false;
   // One audit per policy, made here from the policies themselves: the grade, the issues and the achievements
   // they earn are the writer's reading, not the crawler's word.
-  const audit = auditPolicy(result.cspRules, { generatorFindings: result.findings });
-  const strictAudit = result.strictCspRules
-    ? auditPolicy(result.strictCspRules, { generatorFindings: result.strictFindings })
-    : null;
+  const { audit, strictAudit, earned } = judgeRun(
+    {
+      rules: result.cspRules,
+      findings: result.findings,
+      strictRules: result.strictCspRules,
+      strictFindings: result.strictFindings,
+    },
+    result.verification,
+  );
   const completed = await completeAnalysis(db, id, runId, {
     cspRules: result.cspRules,
     strictCspRules: result.strictCspRules,
@@ -99,7 +103,7 @@ async function complete(db: Db, logger: Logger, id: string, runId: string, resul
   if (!completed) return false;
   const log = logger.child({ analysisId: id });
   await recordAchievementEvent(db, log, analysis.userId, {
-    add: achievementsOfCompletedRun(audit, strictAudit, result.verification),
+    add: earned,
   });
   // What the crawl saw, for judging the domain's violation reports later (suggestions): under this
   // analysis' own key, whatever the packed knowledge says.

@@ -43,16 +43,6 @@ export function summarizeCapture(state: CrawlState, unstableInline: UnstableInli
   };
 }
 
-/** "2 of 18 pages incomplete: …" for the analysis' error list, or null when every capture finished. */
-export function incompleteLine(summary: CaptureSummary): string | null {
-  if (summary.pagesIncomplete === 0) return null;
-  const first = summary.incomplete
-    .slice(0, 3)
-    .map((p) => `${p.url} (${p.reason})`)
-    .join('; ');
-  return `${summary.pagesIncomplete} of ${summary.pagesCaptured} pages incomplete, so the policy may be incomplete: ${first}`;
-}
-
 /** The error a failed crawl leads with: the first page-level error (not a missing sitemap). */
 export function firstCrawlError(errors: readonly string[]): string | undefined {
   return errors.find((e) => !e.startsWith('Sitemap ')) ?? errors[0];

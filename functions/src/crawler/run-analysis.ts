@@ -1,31 +1,26 @@
 // The crawler's part of one run of an analysis: continue from the stored state (or start), crawl, then
 // generate the policy from what the crawl saw — inline code that changed between loads marked unstable,
 // fitted to the header budget —, try it on a sample of pages, refine it once from what that showed, try
-// again, and hand the outcome with every finding to the crawl writer. Claiming the analysis, run slots,
-// continuations and retries are the coordinator's (coordinator.ts): this code runs hostile pages and holds
-// nothing but its job (job.ts) — the run's token for the writer, and its own checkpoint in the blob store.
+// again, and hand the outcome with every finding to the crawl writer. What it all comes to is judged by one
+// pure function (shared/src/analyses/outcome.ts); this code gathers and stores. Claiming the analysis, run
+// slots, continuations and retries are the coordinator's (coordinator.ts): this code runs hostile pages and
+// holds nothing but its job (job.ts) — the run's token for the writer, and its own checkpoint in the blob
+// store.
 //
 // Long crawls stop before the deadline, store their state at the checkpoint and answer 'continue'; the
 // coordinator queues the continuation. An error is thrown: the coordinator releases the run, and the message
 // is delivered again, so the next run resumes from the last checkpoint.
 
+import { analysisOutcome, outcomeOptions, policyToVerify } from '@csp/shared/analyses/outcome';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
-import { auditPolicy } from '@csp/shared/csp/audit';
-import type { PolicyFinding } from '@csp/shared/csp/finding';
-import { generatePolicy } from '@csp/shared/csp/generate';
-import type { CspRules } from '@csp/shared/csp/policy';
-import { REPORTING_GROUP, serializePolicy } from '@csp/shared/csp/serialize';
 import { markUnstableInline } from '@csp/shared/csp/stability';
-import { computeResourceStats } from '@csp/shared/csp/stats';
 import { crawlKnowledge } from '@csp/shared/reports/knowledge';
-import type { Verification } from '@csp/shared/schemas/analysis';
-import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import type { BlobStore } from '../blobs';
 import { cutErrors, WRITER_LIMITS } from '../crawl-writer/requests';
 import type { CrawlWriter } from '../crawl-writer/writer';
 import type { Logger } from '../logger';
 import { packKnowledge } from '../store/knowledge';
-import { firstCrawlError, incompleteLine, summarizeCapture } from './capture-summary';
+import { firstCrawlError, summarizeCapture } from './capture-summary';
 import { checkpointKey, crawlArtifact, type RunCrawlOptions, runCrawl } from './crawl';
 import type { AnalysisJob, AnalysisJobResult } from './job';
 import { phaseProgress } from './progress';
@@ -115,14 +110,8 @@ export async function runAnalysisJob(
   // Inline code whose hash changed on a second load cannot be allowed by hash (styles get
   // 'unsafe-inline', scripts a finding): mark it before generating.
   const marked = markUnstableInline(crawlArtifact(result.state), result.state.rerenders);
-  const budget = {
-    target: request.policyTarget ?? 'header',
-    limit: request.headerBudget ?? CRAWL_LIMITS.headerBudget.default,
-  } as const;
+  const options = outcomeOptions(request, job.reportUri);
   let artifact: CrawlArtifact = marked.artifact;
-  // Policies of a domain's analysis report to the product (report-uri, and report-to for the Reporting API).
-  const reporting = job.reportUri ? { reportUri: job.reportUri, reportTo: REPORTING_GROUP } : {};
-  let allowlist = generatePolicy(artifact, { mode: 'allowlist', budget, ...reporting });
 
   // A policy we hand out is one we have tried: a sample of the pages again, with it as report-only and the
   // same interaction; what it blocks is added once (same rules: hashes only when stable) and tried again.
@@ -145,9 +134,9 @@ export async function runAnalysisJob(
       onPage: (checked, total) =>
         void progress('verifying', from + ((to - from) * checked) / total).catch(() => false),
     });
+  const firstPolicy = policyToVerify(artifact, options);
   await progress('verifying', 0);
-  // Verification reads violations in the page itself: the crawler must not post reports to the product.
-  const first = await verify(serializePolicy(withoutReporting(allowlist.rules)), 0, 0.5);
+  const first = await verify(firstPolicy, 0, 0.5);
   let final = first;
   let refined = false;
   if (first.violations > 0 && Date.now() < verifyDeadline - 30_000) {
@@ -155,62 +144,28 @@ export async function runAnalysisJob(
       refineArtifact(marked.artifact, first.pagesWithViolations),
       result.state.rerenders,
     ).artifact;
-    allowlist = generatePolicy(artifact, { mode: 'allowlist', budget, ...reporting });
-    final = await verify(serializePolicy(withoutReporting(allowlist.rules)), 0.5, 1);
+    final = await verify(policyToVerify(artifact, options), 0.5, 1);
     refined = true;
   }
-  const strict = generatePolicy(artifact, { mode: 'strict', budget, ...reporting });
 
   const capture = summarizeCapture(result.state, marked.unstable);
-  const findings: PolicyFinding[] = [...allowlist.findings];
-  const errors = [...result.state.errors];
-  const incomplete = incompleteLine(capture);
-  if (incomplete) errors.push(incomplete);
-  if (final.violations > 0) {
-    const where = [...new Set(final.blocked.map((b) => b.page))];
-    const text = `Verification: the policy still blocks ${final.violations} item(s) on ${where.length} page(s) (${final.samples.slice(0, 3).join('; ')}). Review them before enforcing it.`;
-    errors.push(text);
-    findings.unshift({
-      severity: 'high',
-      directive: '',
-      code: 'verification-violations',
-      value: String(final.violations),
-      description: text,
-      checker: 'generator',
-    });
-  }
-  if (final.unchecked.length > 0) {
-    errors.push(
-      `Verification could not check ${final.unchecked.length} page(s): ${final.unchecked.slice(0, 3).join(', ')}`,
-    );
-  }
-  const verification: Verification = {
-    pagesChecked: final.pagesChecked,
-    violations: final.violations,
-    samples: final.samples,
-    firstPassViolations: first.violations,
-    refined,
-    remaining: final.blocked,
-  };
-  // The resource stats count the audit's issues (the writer audits the policies again for what it stores).
-  const audit = auditPolicy(allowlist.rules, { generatorFindings: findings });
-  const needsAttention =
-    final.violations > 0 ||
-    capture.pagesIncomplete > 0 ||
-    !allowlist.budget.fits ||
-    findings.some((f) => f.severity === 'high');
+  const outcome = analysisOutcome(
+    { artifact, capture, errors: result.state.errors },
+    { first, final, refined },
+    options,
+  );
   const completed = await deps.writer.complete(run, {
-    cspRules: allowlist.rules,
-    strictCspRules: strict.rules,
-    findings,
-    strictFindings: strict.findings,
-    resourceStats: computeResourceStats(artifact, audit),
-    errors: cutErrors(errors),
+    cspRules: outcome.rules,
+    strictCspRules: outcome.strictRules,
+    findings: outcome.findings,
+    strictFindings: outcome.strictFindings,
+    resourceStats: outcome.stats,
+    errors: cutErrors(outcome.errors),
     totalPages: result.state.pages.length,
-    verification,
+    verification: outcome.verification,
     capture,
-    budget: allowlist.budget,
-    needsAttention,
+    budget: outcome.budget,
+    needsAttention: outcome.needsAttention,
     // What the crawl saw, for judging a domain's violation reports later (the writer keeps it for those).
     knowledge: packKnowledge(crawlKnowledge(job.analysisId, artifact)).toString('base64'),
   });
@@ -225,9 +180,4 @@ export async function runAnalysisJob(
     violations: final.violations,
   });
   return { outcome: 'finished' };
-}
-
-function withoutReporting(rules: CspRules): CspRules {
-  const { 'report-uri': _u, 'report-to': _t, ...rest } = rules;
-  return rest;
 }

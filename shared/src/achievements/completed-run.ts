@@ -1,8 +1,9 @@
 // What a completed analysis adds to its owner's achievement counters: one more analysis, and what its
-// policies earned. Read from the writer's own audits of the policies (crawl-writer/writer.ts).
-import type { Counters } from '@csp/shared/achievements/catalogue';
-import type { PolicyAudit } from '@csp/shared/csp/audit';
-import type { Verification } from '@csp/shared/schemas/analysis';
+// policies earned. Read from the audits of the policies (analyses/outcome.ts), which the crawl writer makes
+// itself from the policies it is handed (crawl-writer/writer.ts).
+import type { PolicyAudit } from '../csp/audit';
+import type { Verification } from '../schemas/analysis';
+import type { Counters } from './catalogue';
 
 export function achievementsOfCompletedRun(
   audit: PolicyAudit,
