@@ -201,6 +201,28 @@ describe('analysisOutcome', () => {
     expect(outcome.findings.some((f) => f.severity === 'high')).toBe(true);
     expect(outcome.needsAttention).toBe(true);
   });
+
+  it('a policy that lets code come from data: needs attention (the broad-source check judges it)', () => {
+    const dataScript = artifactOfPages(SITE, {
+      '/': [{ type: 'url', directive: 'script-src-elem', url: 'data:text/javascript,1', page: '' }],
+    });
+    const outcome = analysisOutcome(
+      crawl({ artifact: dataScript }),
+      { first: clean, final: clean, refined: false },
+      options,
+    );
+    expect(outcome.rules['script-src']).toContain('data:');
+    expect(outcome.findings.some((f) => f.severity === 'high')).toBe(false);
+    expect(outcome.needsAttention).toBe(true);
+    // data: images are no code.
+    const dataImage = artifactOfPages(SITE, {
+      '/': [{ type: 'url', directive: 'img-src', url: 'data:image/png;base64,AA', page: '' }],
+    });
+    expect(
+      analysisOutcome(crawl({ artifact: dataImage }), { first: clean, final: clean, refined: false }, options)
+        .needsAttention,
+    ).toBe(false);
+  });
 });
 
 describe('judgeRun', () => {

@@ -164,9 +164,18 @@ export function analysisOutcome(
       final.violations > 0 ||
       crawl.capture.pagesIncomplete > 0 ||
       !allowlist.budget.fits ||
-      findings.some((f) => f.severity === 'high'),
+      findings.some((f) => f.severity === 'high') ||
+      judged.audit.findings.some(runsCodeFromData),
     earned: judged.earned,
   };
+}
+
+/** Directives where data: lets injected markup run any script (the broad-source check judges it high). */
+const CODE_DIRECTIVES = new Set(['script-src', 'object-src', 'base-uri']);
+
+/** The site loads code from data: URLs, so the policy allows data: where code runs: a person must look. */
+function runsCodeFromData(f: PolicyFinding): boolean {
+  return f.code === 'broad-source' && f.value === 'data:' && CODE_DIRECTIVES.has(f.directive);
 }
 
 /** A run's policies as the writer receives them. */

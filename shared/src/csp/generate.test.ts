@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CrawlArtifact, Observation, ObservedDirective } from './artifact';
 import { fakeSha256, seededRandom, syntheticArtifact } from './artifact-factory';
+import { auditPolicy } from './audit';
 import { isHostSource, isSchemeSource } from './directives';
+import type { PolicyFinding } from './finding';
 import { type GeneratedPolicy, generatePolicy, NONCE_PLACEHOLDER, type PolicyMode } from './generate';
 import { allowsObservation } from './match';
 import { serializePolicy } from './serialize';
@@ -41,7 +43,8 @@ const inline = (
   directive,
   hash,
 });
-const codes = (p: GeneratedPolicy) => p.findings.map((f) => f.code);
+const codes = (p: { findings: PolicyFinding[] }) => p.findings.map((f) => f.code);
+const audited = (p: GeneratedPolicy) => auditPolicy(p.rules, { generatorFindings: p.findings });
 
 const HARDENING_ALLOWLIST = {
   'default-src': ["'none'"],
@@ -372,18 +375,22 @@ describe.each(['allowlist', 'strict'] as const)('generatePolicy (%s mode): inlin
     expect(rules['style-src-attr']).toBeUndefined();
   });
 
-  it("'unsafe-eval' only when eval was seen, and then flagged", () => {
+  it("'unsafe-eval' only when eval was seen, and then flagged once, by the audit's check", () => {
     const without = generatePolicy(crawl([url('script-src-elem', `${SITE}/a.js`)]), options);
     expect(without.rules['script-src']).not.toContain("'unsafe-eval'");
-    expect(codes(without)).not.toContain('unsafe-eval');
+    expect(codes(audited(without))).not.toContain('unsafe-eval');
 
     const withEval = generatePolicy(crawl([{ type: 'eval', sample: 'eval("1")' }]), options);
     expect(withEval.rules['script-src']).toContain("'unsafe-eval'");
-    expect(withEval.findings.find((f) => f.code === 'unsafe-eval')).toMatchObject({
-      severity: 'medium',
-      directive: 'script-src',
-      value: "'unsafe-eval'",
-    });
+    expect(codes(withEval)).not.toContain('unsafe-eval');
+    expect(audited(withEval).findings.filter((f) => f.code === 'unsafe-eval')).toEqual([
+      expect.objectContaining({
+        severity: 'medium',
+        directive: 'script-src',
+        value: "'unsafe-eval'",
+        checker: 'audit',
+      }),
+    ]);
   });
 
   it("WebAssembly compilation gives 'wasm-unsafe-eval', not 'unsafe-eval'", () => {
@@ -410,10 +417,19 @@ describe('generatePolicy (allowlist mode): scripts', () => {
     expect(generatePolicy(crawl([url('img-src', `${SITE}/a.png`)])).rules['script-src']).toBeUndefined();
   });
 
-  it('a script from a data: URL is allowed but flagged high', () => {
+  it("a script from a data: URL is allowed but flagged high, once, by the audit's broad-source check", () => {
     const policy = generatePolicy(crawl([url('script-src-elem', 'data:text/javascript,alert(1)')]));
     expect(policy.rules['script-src']).toContain('data:');
-    expect(policy.findings.find((f) => f.code === 'data-uri-code')?.severity).toBe('high');
+    expect(codes(policy)).not.toContain('data-uri-code');
+    const flagged = audited(policy).findings.filter((f) => f.value === 'data:');
+    expect(flagged).toEqual([
+      expect.objectContaining({
+        severity: 'high',
+        directive: 'script-src',
+        code: 'broad-source',
+        checker: 'audit',
+      }),
+    ]);
   });
 
   it('objects seen: object-src lists their exact origins, flagged', () => {

@@ -255,19 +255,6 @@ export function generatePolicy(artifact: CrawlArtifact, options: GenerateOptions
       "frame-ancestors 'self' stops other sites from framing your pages (clickjacking). If partners embed your pages, add their origins.",
   });
 
-  // data: where code runs. Only allowlist mode can end up here: strict script-src never lists schemes.
-  for (const directive of ['script-src', 'object-src', 'base-uri'] as const) {
-    if (rules.get(directive)?.has('data:')) {
-      add(findings, {
-        severity: 'high',
-        directive,
-        code: 'data-uri-code',
-        value: 'data:',
-        description: `The site loads code from data: URLs, so ${directive} allows data:, which lets injected markup run any script. Serve that code from a file instead.`,
-      });
-    }
-  }
-
   if (secure) set('upgrade-insecure-requests', []);
   if (opts.reportUri !== undefined) set('report-uri', [reportUriSource(opts.reportUri)]);
   if (opts.reportTo !== undefined) set('report-to', [opts.reportTo]);
@@ -430,7 +417,6 @@ function gather(artifact: CrawlArtifact, self: string, secure: boolean): Gathere
   const upgradedOrigins = new Set<string>();
   const selfPageCache = new Map<string, boolean>();
   const seenHashes = new Map<string, string | undefined>();
-  let firstEvalPage: string | undefined;
 
   for (const page of artifact.pages) {
     for (const obs of page.observations) {
@@ -585,7 +571,6 @@ function gather(artifact: CrawlArtifact, self: string, secure: boolean): Gathere
         }
         case 'eval':
           g.evalSeen++;
-          firstEvalPage ??= obs.page;
           break;
         case 'wasm-eval':
           g.wasmSeen++;
@@ -594,15 +579,6 @@ function gather(artifact: CrawlArtifact, self: string, secure: boolean): Gathere
     }
   }
 
-  if (g.evalSeen > 0) {
-    add(findings, {
-      severity: 'medium',
-      directive: 'script-src',
-      code: 'unsafe-eval',
-      value: UNSAFE_EVAL,
-      description: `eval(), new Function() or string timers ran ${g.evalSeen} time(s) (first on ${firstEvalPage}), so script-src allows 'unsafe-eval', which lets injected strings run as code. Remove those calls to drop it.`,
-    });
-  }
   if (g.wasmSeen > 0) {
     add(findings, {
       severity: 'info',
