@@ -48,3 +48,15 @@ export function highestSeverity(findings: readonly PolicyFinding[]): Severity | 
   }
   return best;
 }
+
+/**
+ * Adds a finding of the policy generator to its list, keyed by code, directive and value: the first one
+ * of a kind stays (a source seen on many pages is reported once).
+ */
+export function addGeneratorFinding(
+  findings: Map<string, PolicyFinding>,
+  f: Omit<PolicyFinding, 'checker'>,
+): void {
+  const key = `${f.code}\u0000${f.directive}\u0000${f.value ?? ''}`;
+  if (!findings.has(key)) findings.set(key, { ...f, checker: 'generator' });
+}

@@ -1,0 +1,131 @@
+// The generator's own findings made from what gathering saw (gather.ts): why a keyword is in the policy
+// (WebAssembly, 'unsafe-hashes', unclassified resources), inline code that changes on every load, and how
+// complete the crawl's capture was. They explain how the policy fits the crawled site; they are shown, not
+// scored (grade.ts), and the checks judge what they lead to. Pure.
+import type { CrawlArtifact } from './artifact';
+import { UNSAFE_HASHES, UNSAFE_INLINE, WASM_UNSAFE_EVAL } from './directives';
+import { addGeneratorFinding, type PolicyFinding } from './finding';
+import type { Gathered, UnstableItem } from './gather';
+
+/** Why script-src, script-src-attr, style-src-attr or default-src carry what they carry beyond origins. */
+export function keywordFindings(g: Gathered, findings: Map<string, PolicyFinding>): void {
+  if (g.wasmSeen > 0) {
+    addGeneratorFinding(findings, {
+      severity: 'info',
+      directive: 'script-src',
+      code: 'wasm-unsafe-eval',
+      value: WASM_UNSAFE_EVAL,
+      description:
+        "WebAssembly is compiled, so script-src allows 'wasm-unsafe-eval' (WebAssembly only, not JavaScript eval).",
+    });
+  }
+  if (g.scriptAttrHashes.size > 0) {
+    addGeneratorFinding(findings, {
+      severity: 'low',
+      directive: 'script-src-attr',
+      code: 'unsafe-hashes',
+      value: UNSAFE_HASHES,
+      description: `${g.scriptAttrHashes.size} inline event handler(s) or javascript: URL(s) are allowed by hash with 'unsafe-hashes' (not 'unsafe-inline'). Moving them to addEventListener removes the need.`,
+    });
+  }
+  if (g.javascriptUrlHashes.size > 0) {
+    addGeneratorFinding(findings, {
+      severity: 'low',
+      directive: 'script-src',
+      code: 'unsafe-hashes',
+      value: UNSAFE_HASHES,
+      description: `${g.javascriptUrlHashes.size} javascript: URL(s) are allowed by hash with 'unsafe-hashes' in script-src. Replacing them with event listeners removes the need.`,
+    });
+  }
+  if (g.styleAttrHashes.size > 0) {
+    addGeneratorFinding(findings, {
+      severity: 'info',
+      directive: 'style-src-attr',
+      code: 'unsafe-hashes',
+      value: UNSAFE_HASHES,
+      description: `${g.styleAttrHashes.size} distinct style= attribute(s) are allowed by hash with 'unsafe-hashes' (not 'unsafe-inline').`,
+    });
+  }
+  const unclassified = g.needs.get('default-src');
+  if (unclassified?.size) {
+    addGeneratorFinding(findings, {
+      severity: 'info',
+      directive: 'default-src',
+      code: 'unclassified-resource',
+      description:
+        "Some resources were reported under default-src without their kind, so default-src lists their sources instead of 'none'.",
+    });
+  }
+}
+
+/** Findings for inline code that changes on every load (marked by stability.ts). */
+export function unstableFindings(g: Gathered, findings: Map<string, PolicyFinding>): void {
+  const list = (items: Map<string, UnstableItem>) =>
+    [...items.values()]
+      .slice(0, 5)
+      .map(
+        (i) =>
+          `"${i.sample}" on ${[...i.pages].slice(0, 3).join(', ')}${i.pages.size > 3 ? ` and ${i.pages.size - 3} more` : ''}`,
+      )
+      .join('; ');
+  const styleKinds = [
+    ['style-src', g.unstableStyleElements, '<style> element(s)'],
+    ['style-src-attr', g.unstableStyleAttributes, 'style= attribute(s)'],
+  ] as const;
+  for (const [directive, items, what] of styleKinds) {
+    if (items.size === 0) continue;
+    addGeneratorFinding(findings, {
+      severity: 'low',
+      directive,
+      code: 'unstable-inline-style',
+      value: UNSAFE_INLINE,
+      description: `${items.size} inline ${what} change on every load (values measured from the layout), so no hash can match the next visitor's page: ${directive} allows 'unsafe-inline' instead. Inline styles cannot run script, so the risk is low. ${list(items)}.`,
+    });
+  }
+  const elements = new Map([...g.unstableScripts].filter(([, i]) => i.directive !== 'script-src-attr'));
+  if (elements.size > 0) {
+    addGeneratorFinding(findings, {
+      severity: 'high',
+      directive: 'script-src',
+      code: 'unstable-inline-script',
+      description: `${elements.size} inline script(s) change on every load, so they cannot be allowed by hash and this policy blocks them: ${list(elements)}. Serve the strict policy instead and add nonce="…" (the fresh nonce of that response's header) to each of these <script> elements; 'unsafe-inline' would allow any injected script.`,
+    });
+  }
+  const handlers = new Map([...g.unstableScripts].filter(([, i]) => i.directive === 'script-src-attr'));
+  if (handlers.size > 0) {
+    addGeneratorFinding(findings, {
+      severity: 'high',
+      directive: 'script-src-attr',
+      code: 'unstable-inline-handler',
+      description: `${handlers.size} inline event handler(s) change on every load, so they cannot be allowed by hash and this policy blocks them: ${list(handlers)}. Move each on…= handler into a script (addEventListener): attribute handlers cannot carry a nonce.`,
+    });
+  }
+}
+
+/** Findings about the crawl itself: pages whose capture did not finish, what needed interaction. */
+export function captureFindings(artifact: CrawlArtifact, findings: Map<string, PolicyFinding>): void {
+  const incomplete = artifact.pages.filter((p) => p.incomplete);
+  if (incomplete.length > 0) {
+    addGeneratorFinding(findings, {
+      severity: 'medium',
+      directive: '',
+      code: 'capture-incomplete',
+      value: `${incomplete.length}/${artifact.pages.length}`,
+      description: `${incomplete.length} of ${artifact.pages.length} pages incomplete, so the policy may miss what they load: ${incomplete
+        .slice(0, 3)
+        .map((p) => `${p.finalUrl} (${p.incomplete})`)
+        .join('; ')}.`,
+    });
+  }
+  let interaction = 0;
+  for (const page of artifact.pages) for (const o of page.observations) if (o.interaction) interaction++;
+  if (interaction > 0) {
+    addGeneratorFinding(findings, {
+      severity: 'info',
+      directive: '',
+      code: 'needed-interaction',
+      value: String(interaction),
+      description: `${interaction} resource(s) or inline item(s) appeared only after the crawler acted on pages (opening, hovering, choosing, clicking); they are in the policy.`,
+    });
+  }
+}
