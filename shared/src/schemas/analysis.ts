@@ -1,4 +1,5 @@
-// Analyses (csp_analyses) and the crawl request that starts one (spec sections 3, 5, 7, 9).
+// Analyses (csp_analyses) and the crawl request that starts one (spec sections 3, 5, 7, 9). They build on the
+// policy's own schemas (csp/policy.ts); csp/ never imports these back.
 import * as z from 'zod';
 import { policyAuditSchema } from '../csp/audit';
 import { policyFindingSchema } from '../csp/finding';
