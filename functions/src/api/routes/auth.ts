@@ -5,7 +5,6 @@ import { codeLimit, passwordLimit } from '../../auth/account-limits';
 import { consumeAltcha, newChallenge } from '../../auth/altcha';
 import { dummyHash, hashPassword, verifyPassword } from '../../auth/password';
 import { type RateLimit, refundAttempts, takeAttempts } from '../../auth/rate-limit';
-import { endSession, startSession } from '../../auth/sessions';
 import {
   consumeMfaPending,
   readMfaPending,
@@ -18,6 +17,8 @@ import { clientAddress, rateLimitSubject, truncatedAddress } from '../../http/cl
 import { createUser, getUserByUsername, toPublicUser } from '../../store/users';
 import { readBody } from '../body';
 import type { ApiDeps, ApiEnv } from '../deps';
+import { clearMfaPendingCookie, mfaPendingCookie, setMfaPendingCookie } from '../mfa-pending-cookie';
+import { endSession, startSession } from '../sessions';
 
 const INVALID = 'Invalid username or password';
 
@@ -75,7 +76,7 @@ export const authRoutes = new Hono<ApiEnv>()
     const where = { address: truncatedAddress(address) };
     const user = await getUserByUsername(deps.db, input.username);
     // The second step of a 2FA sign-in carries the code; its first step already solved the challenge.
-    const pending = input.totp && user ? await readMfaPending(c, user.id) : null;
+    const pending = input.totp && user ? await readMfaPending(deps.db, mfaPendingCookie(c), user.id) : null;
     if (input.totp && !pending) {
       c.var.log.warn('sign-in failed: no pending 2FA sign-in', { ...where, userId: user?.id });
       throw new AppError(401, CODE_EXPIRED, { twoFactorRequired: false });
@@ -105,7 +106,7 @@ export const authRoutes = new Hono<ApiEnv>()
     await refundAttempts(deps.db, limits);
     if (user.twoFactorEnabled) {
       if (!pending) {
-        await startMfaPending(c, user.id);
+        setMfaPendingCookie(c, await startMfaPending(deps.db, user.id));
         throw new AppError(401, 'Two-factor code required', { twoFactorRequired: true });
       }
       const perUser = codeLimit(deps.config, user.id);
@@ -121,7 +122,8 @@ export const authRoutes = new Hono<ApiEnv>()
       }
       await refundAttempts(deps.db, [perUser]);
       // Single use: of two requests with the same pending sign-in, one gets the session.
-      if (!(await consumeMfaPending(c, pending))) throw new AppError(401, CODE_EXPIRED);
+      clearMfaPendingCookie(c);
+      if (!(await consumeMfaPending(deps.db, pending))) throw new AppError(401, CODE_EXPIRED);
     }
     await startSession(c, user);
     c.var.log.info('user signed in', { userId: user.id });

@@ -13,6 +13,9 @@ import { readBody } from '../body';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
 
+/** What an attempt-limited check of the user's secret needs from the request. */
+const attempts = (c: { var: ApiEnv['Variables'] }) => ({ ...c.var.deps, log: c.var.log });
+
 const verifySchema = z.object({
   token: z
     .string()
@@ -31,7 +34,7 @@ export const userRoutes = new Hono<ApiEnv>()
     if (input.email !== undefined && input.email !== user.email?.toLowerCase()) {
       if (!input.currentPassword) throw new AppError(400, 'Enter your current password to change your email');
       const { currentPassword } = input;
-      const proven = await checkWithAttempt(c, user, 'password', 'email change', () =>
+      const proven = await checkWithAttempt(attempts(c), user, 'password', 'email change', () =>
         verifyPassword(currentPassword, user.passwordHash),
       );
       if (!proven) throw new AppError(400, 'Current password is incorrect');
@@ -47,7 +50,7 @@ export const userRoutes = new Hono<ApiEnv>()
     const { db, config } = c.var.deps;
     const input = await readBody(c, passwordChangeSchema);
     const user = currentUser(c);
-    const proven = await checkWithAttempt(c, user, 'password', 'password change', () =>
+    const proven = await checkWithAttempt(attempts(c), user, 'password', 'password change', () =>
       verifyPassword(input.currentPassword, user.passwordHash),
     );
     if (!proven) throw new AppError(400, 'Current password is incorrect');
@@ -93,10 +96,10 @@ export const userRoutes = new Hono<ApiEnv>()
     if (!user.twoFactorEnabled) throw new AppError(409, 'Two-factor authentication is not enabled');
     const { token, password } = input;
     const proven = token
-      ? await checkWithAttempt(c, user, 'code', '2FA disable', async () =>
+      ? await checkWithAttempt(attempts(c), user, 'code', '2FA disable', async () =>
           user.twoFactorSecret ? verifyTotp(deps, user.id, user.twoFactorSecret, token) : false,
         )
-      : await checkWithAttempt(c, user, 'password', '2FA disable', () =>
+      : await checkWithAttempt(attempts(c), user, 'password', '2FA disable', () =>
           verifyPassword(password ?? '', user.passwordHash),
         );
     if (!proven) {
