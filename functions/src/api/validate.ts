@@ -1,6 +1,6 @@
-// Request validation with Hono's validator and the zod schemas from shared/: the handler reads the parsed
-// input with `c.req.valid(...)`, and the input types reach the web client through AppType. A failure answers
-// 400 with the first issue's message and every issue (`{"message", "issues"}`).
+// Request validation with the zod schemas from shared/, as Hono validators: the handler reads the parsed input
+// with `c.req.valid(...)`, and the input types reach the web client through AppType. A failure answers 400
+// with the first issue's message and every issue (`{"message", "issues"}`).
 import type { Context, MiddlewareHandler, ValidationTargets } from 'hono';
 import { validator } from 'hono/validator';
 import type * as z from 'zod';
@@ -32,18 +32,16 @@ async function readJson(c: Context): Promise<unknown> {
 
 type Validated<T extends keyof ValidationTargets, In, Out> = { in: { [K in T]: In }; out: { [K in T]: Out } };
 
-/** Validates the JSON body. */
+/**
+ * Validates the JSON body. Hono's own `validator('json')` would answer an empty body sent as JSON as malformed,
+ * in its own words; this reads the body as above and hands the result over the way that validator does.
+ */
 export function jsonBody<S extends z.ZodType>(
   schema: S,
 ): MiddlewareHandler<ApiEnv, string, Validated<'json', z.input<S>, z.output<S>>> {
-  // Typed by the signature above (as @hono/zod-validator does): the validator alone infers a zod output poorly.
-  const validate: MiddlewareHandler = validator('json', (value): unknown => parseWith(schema, value));
   return async function jsonBodyValidator(c, next) {
-    // Read here, so an empty or malformed body is answered as above rather than by Hono's own rule; the
-    // validator then takes the parsed value from the request's body cache.
-    const value = await readJson(c);
-    c.req.bodyCache.json = Promise.resolve(value);
-    return validate(c, next);
+    c.req.addValidatedData('json', parseWith(schema, await readJson(c)) as object);
+    await next();
   };
 }
 
