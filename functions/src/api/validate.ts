@@ -45,8 +45,8 @@ export function jsonBody<S extends z.ZodType>(
   };
 }
 
-/** A query string's fields, as strings (the schema coerces them). */
-type QueryIn<T> = { [K in keyof T]: string };
+/** A query string's fields as the client sends them: strings, a closed vocabulary as its words. */
+type QueryIn<T> = { [K in keyof T]: NonNullable<T[K]> extends string ? T[K] : string };
 
 /** Validates the query string; a repeated key counts with its first value, as `c.req.query()` reads it. */
 export function query<S extends z.ZodType>(
