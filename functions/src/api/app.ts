@@ -11,12 +11,12 @@ import { requestContext } from './middleware/request-context';
 import { loadSession } from './middleware/session';
 import { achievementRoutes } from './routes/achievements';
 import { adminRoutes } from './routes/admin';
-import { analysisRoutes } from './routes/analyses';
-import { authRoutes } from './routes/auth';
-import { configurationRoutes } from './routes/configurations';
+import { analysisRoutes, analyzeRoutes } from './routes/analyses';
+import { challengeRoutes, loginRoutes, logoutRoutes, registerRoutes } from './routes/auth';
+import { configurationRoutes, domainConfigurationRoutes } from './routes/configurations';
 import { domainRoutes } from './routes/domains';
-import { reportRoutes } from './routes/reports';
-import { teamRoutes } from './routes/teams';
+import { domainReportRoutes, reportRoutes } from './routes/reports';
+import { invitationRoutes, myTeamRoutes, teamRoutes } from './routes/teams';
 import { userRoutes } from './routes/user';
 
 const limitKb = (kb: number) => limitBody(kb * 1024);
@@ -47,14 +47,26 @@ export function createApiApp(deps: ApiDeps) {
   app.use(csrfGuard());
   app.use(loadSession());
 
-  app.route('/', authRoutes);
-  app.route('/user', userRoutes);
-  app.route('/domains', domainRoutes);
-  app.route('/', analysisRoutes);
-  app.route('/', reportRoutes);
-  app.route('/', configurationRoutes);
-  app.route('/', teamRoutes);
-  app.route('/achievements', achievementRoutes);
-  app.route('/admin', adminRoutes);
-  return app;
+  // Chained, so the app's type carries every route: AppType, which the web client is typed with.
+  return app
+    .route('/altcha-challenge', challengeRoutes)
+    .route('/register', registerRoutes)
+    .route('/login', loginRoutes)
+    .route('/logout', logoutRoutes)
+    .route('/user', userRoutes)
+    .route('/user/team', myTeamRoutes)
+    .route('/domains', domainRoutes)
+    .route('/domains', domainReportRoutes)
+    .route('/domains', domainConfigurationRoutes)
+    .route('/csp-analyses', analysisRoutes)
+    .route('/csp/analyze', analyzeRoutes)
+    .route('/uri-reports', reportRoutes)
+    .route('/csp-configurations', configurationRoutes)
+    .route('/teams', teamRoutes)
+    .route('/invitations', invitationRoutes)
+    .route('/achievements', achievementRoutes)
+    .route('/admin', adminRoutes);
 }
+
+/** Every route of the API with its input and its answers: the contract the web client is built on. */
+export type AppType = ReturnType<typeof createApiApp>;

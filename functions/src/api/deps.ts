@@ -2,17 +2,12 @@
 import type { Hono } from 'hono';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import type { MessageQueue } from '../queue/queue';
+import type { AnalysisQueue } from '../queue/queue';
 import type { Secrets } from '../secrets';
 import type { Db } from '../store/db';
 import type { ReportClearQueue } from '../store/report-clear';
 import type { SessionRecord } from '../store/sessions';
 import type { UserRecord } from '../store/users';
-
-export type { Secrets };
-
-/** Sends a started analysis to the crawler (SQS in AWS, the in-process queue locally). */
-export type AnalysisQueue = MessageQueue<{ analysisId: string }>;
 
 export interface ApiDeps {
   db: Db;

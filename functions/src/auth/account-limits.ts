@@ -3,10 +3,10 @@
 // guesses at that secret whichever door they come through: a stolen session gets no allowance of its own
 // beside sign-in's. What it can do to the owner is what anyone who knows the username can already do at
 // sign-in: spend the window's attempts, so sign-in waits until that window ends, never longer.
-import type { Context } from 'hono';
-import type { ApiEnv } from '../api/deps';
 import type { Config } from '../config';
 import { AppError } from '../errors';
+import type { Logger } from '../logger';
+import type { Db } from '../store/db';
 import type { UserRecord } from '../store/users';
 import { type RateLimit, refundAttempt, takeAttempt } from './rate-limit';
 import { MFA_MAX_WRONG_CODES } from './two-factor';
@@ -40,20 +40,19 @@ export const tooManyCodes = (config: Config) =>
  * Answers 429 when no attempt is left, without checking. `action` names the request in the logs.
  */
 export async function checkWithAttempt(
-  c: Context<ApiEnv>,
+  { db, config, log }: { db: Db; config: Config; log: Logger },
   user: UserRecord,
   secret: 'password' | 'code',
   action: string,
   check: () => Promise<boolean>,
 ): Promise<boolean> {
-  const { db, config } = c.var.deps;
   const limit = secret === 'password' ? passwordLimit(config, user.username) : codeLimit(config, user.id);
   if (!(await takeAttempt(db, limit))) {
-    c.var.log.warn(`${action} refused: too many wrong ${secret}s`, { userId: user.id, limit: limit.scope });
+    log.warn(`${action} refused: too many wrong ${secret}s`, { userId: user.id, limit: limit.scope });
     throw new AppError(429, secret === 'password' ? tooManyPasswords(config) : tooManyCodes(config));
   }
   if (!(await check())) {
-    c.var.log.warn(`${action} refused: wrong ${secret}`, { userId: user.id });
+    log.warn(`${action} refused: wrong ${secret}`, { userId: user.id });
     return false;
   }
   await refundAttempt(db, limit);

@@ -2,12 +2,9 @@
 // A used time step is recorded so the same code is not accepted twice.
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Context } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
-import type { ApiDeps, ApiEnv } from '../api/deps';
-import { isSecureRequest } from '../http/public-origin';
+import type { Secrets } from '../secrets';
 import { type Db, epochSeconds, isConditionFailure } from '../store/db';
 import { mfaPendingKey, totpStepKey } from '../store/keys';
 import type { UserRecord } from '../store/users';
@@ -15,7 +12,13 @@ import { open, seal } from './secret-box';
 
 const ISSUER = 'CSP Generator';
 
-export async function newTotpSetup(deps: ApiDeps, user: UserRecord) {
+/** The table (for burnt time steps) and the key that seals TOTP secrets. */
+export interface TotpDeps {
+  db: Db;
+  secrets: Pick<Secrets, 'totpEncryptionKey'>;
+}
+
+export async function newTotpSetup(deps: TotpDeps, user: UserRecord) {
   const secret = generateSecret();
   const uri = generateURI({ issuer: ISSUER, label: user.username, secret });
   // Rendered here: a TOTP secret never goes to a third-party QR service.
@@ -24,7 +27,7 @@ export async function newTotpSetup(deps: ApiDeps, user: UserRecord) {
 }
 
 /** Checks a code against a sealed secret and burns its time step. */
-export async function verifyTotp(deps: ApiDeps, userId: string, sealedSecret: string, token: string) {
+export async function verifyTotp(deps: TotpDeps, userId: string, sealedSecret: string, token: string) {
   if (!/^\d{6}$/.test(token)) return false;
   const secret = open(deps.secrets.totpEncryptionKey, sealedSecret);
   const result = await verify({ secret, token, epochTolerance: 30 });
@@ -47,41 +50,32 @@ export async function verifyTotp(deps: ApiDeps, userId: string, sealedSecret: st
   return true;
 }
 
-export async function verifyTotpForLogin(deps: ApiDeps, user: UserRecord, token: string) {
+export async function verifyTotpForLogin(deps: TotpDeps, user: UserRecord, token: string) {
   return user.twoFactorSecret ? verifyTotp(deps, user.id, user.twoFactorSecret, token) : false;
 }
 
 // Between the two steps of a 2FA sign-in: an item in the table, named by an unguessable id in a cookie
 // scoped to /api/login, saying the password and the proof-of-work were accepted for this user. It is used
 // once, expires after 5 minutes, and dies after MFA_MAX_WRONG_CODES wrong codes.
-const PENDING_COOKIE = 'csp_mfa_pending';
 export const MFA_PENDING_SECONDS = 300;
 export const MFA_MAX_WRONG_CODES = 5;
 
-export async function startMfaPending(c: Context<ApiEnv>, userId: string): Promise<void> {
-  const { deps } = c.var;
+/** Stores a pending sign-in for the user; answers its id, which the API puts in the cookie. */
+export async function startMfaPending(db: Db, userId: string): Promise<string> {
   const id = randomBytes(32).toString('base64url');
-  await deps.db.doc.send(
+  await db.doc.send(
     new PutCommand({
-      TableName: deps.db.table,
+      TableName: db.table,
       Item: { ...mfaPendingKey(id), userId, wrong: 0, expiresAt: epochSeconds() + MFA_PENDING_SECONDS },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
-  setCookie(c, PENDING_COOKIE, id, {
-    httpOnly: true,
-    sameSite: 'Strict',
-    secure: isSecureRequest(c.req.url, deps.config.PUBLIC_URL),
-    path: '/api/login',
-    maxAge: MFA_PENDING_SECONDS,
-  });
+  return id;
 }
 
 /** The id of this client's live pending sign-in for the user, or null (none, expired, someone else's). */
-export async function readMfaPending(c: Context<ApiEnv>, userId: string): Promise<string | null> {
-  const id = getCookie(c, PENDING_COOKIE);
+export async function readMfaPending(db: Db, id: string | undefined, userId: string): Promise<string | null> {
   if (!id || id.length > 100) return null;
-  const { db } = c.var.deps;
   const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: mfaPendingKey(id) }));
   const item = res.Item;
   // The TTL deletes expired items only eventually: the expiry is checked here.
@@ -113,9 +107,7 @@ export async function recordWrongCode(db: Db, id: string): Promise<boolean> {
 }
 
 /** Uses the pending sign-in up: true for exactly one of any concurrent callers. */
-export async function consumeMfaPending(c: Context<ApiEnv>, id: string): Promise<boolean> {
-  const { db } = c.var.deps;
-  deleteCookie(c, PENDING_COOKIE, { path: '/api/login' });
+export async function consumeMfaPending(db: Db, id: string): Promise<boolean> {
   try {
     await db.doc.send(
       new DeleteCommand({

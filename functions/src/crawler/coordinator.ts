@@ -10,9 +10,9 @@
 // delivery finds it held and does nothing. An error releases the lease and is thrown, so the message is
 // delivered again and the next run resumes from the last checkpoint.
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { AnalysisQueue } from '../api/deps';
 import { errorFields, type Logger } from '../logger';
 import { crawlMessageSchema } from '../queue/message';
+import type { AnalysisQueue } from '../queue/queue';
 import { claimAnalysis, getAnalysis, queueAnalysis, releaseAnalysis } from '../store/analyses';
 import type { Db } from '../store/db';
 import { acquireRunSlot, releaseRunSlot } from '../store/run-slots';

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { ApiDeps } from '../api/deps';
 import type { BlobStore } from '../blobs';
 import type { LocalServer } from '../local/server';
 import { getAnalysis } from '../store/analyses';
@@ -69,7 +68,7 @@ type Overrides = Partial<Omit<CrawlHandlerDeps, 'db' | 'queue' | 'logger'>>;
 
 async function serverWithCrawler(overrides: Overrides = {}) {
   server = await startTestServer({
-    crawlHandler: (deps: ApiDeps) => loopbackCrawlHandler(deps, blobDir, overrides),
+    crawlHandler: (deps) => loopbackCrawlHandler(deps, blobDir, overrides),
   });
   return server;
 }

@@ -3,8 +3,9 @@
 // grows with each look (base, 2×, 4×, 8×, jittered so a user's waiting analyses do not all look at once).
 // Waiting long is cheap because a run that frees a slot wakes the user's oldest waiting analysis at once:
 // the re-check is only the safety net for a run that died before it could.
-import type { AnalysisQueue } from '../api/deps';
+
 import type { Logger } from '../logger';
+import type { AnalysisQueue } from '../queue/queue';
 import { waitingAnalysisIds } from '../store/crawl-quota';
 import type { Db } from '../store/db';
 

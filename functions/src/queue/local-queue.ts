@@ -9,9 +9,8 @@
 // another user's new message by at most one delivery per handler slot.
 import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { AnalysisQueue } from '../api/deps';
 import { errorFields, type Logger } from '../logger';
-import type { SendOptions } from './queue';
+import type { AnalysisQueue, SendOptions } from './queue';
 
 // biome-ignore lint/suspicious/noConfusingVoidType: an SQS handler may return nothing, as Lambda allows
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined | void>;

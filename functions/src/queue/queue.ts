@@ -15,6 +15,9 @@ export interface MessageQueue<M extends object = object> {
   send(message: M, options: SendOptions): Promise<void>;
 }
 
+/** Sends a started analysis to the crawler (SQS in AWS, the in-process queue locally). */
+export type AnalysisQueue = MessageQueue<{ analysisId: string }>;
+
 /** Resolves only once every message is stored durably (SQS, or the local queue's file). */
 export interface DurableQueue<M extends object = object> {
   sendAll(messages: readonly M[]): Promise<void>;

@@ -3,9 +3,8 @@
 // the messages of quiet users first while one user has many in flight. DelaySeconds (at most 900) spaces
 // continuations and slot re-checks without a sleeping Lambda.
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { AnalysisQueue } from '../api/deps';
 import type { CrawlMessage } from './message';
-import type { SendOptions } from './queue';
+import type { AnalysisQueue, SendOptions } from './queue';
 
 export function createSqsQueue(queueUrl: string, client = new SQSClient({})): AnalysisQueue {
   return {

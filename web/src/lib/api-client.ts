@@ -1,7 +1,11 @@
-// The one fetch wrapper of the app (spec section 7, "Generic behaviour"):
+// The one API client of the app (spec section 7, "Generic behaviour"), typed by the server's own routes
+// (AppType: paths, inputs and answers come from functions/src/api, never written again here):
 // - reads are GET with credentials included; a 401 on a read yields null, not an error;
 // - writes send JSON (content-type application/json) when a body exists and read the answer as JSON;
 // - any non-OK answer throws an Error whose text is `${status}: ${body text || statusText}`.
+// The server is imported as a type only: no server code reaches the bundle.
+import type { AppType } from '@csp/functions/src/api/app';
+import { type ClientResponse, hc } from 'hono/client';
 import { env } from '@/config/env';
 
 /** An error answer of the API. `message` keeps the spec's format; `body` is the parsed JSON, if any. */
@@ -47,57 +51,57 @@ export function isUnauthorizedError(error: unknown): boolean {
   );
 }
 
-async function throwIfNotOk(res: Response): Promise<void> {
+/** A response as far as these helpers read it (hc's typed one, or a plain fetch one). */
+type Answer = Pick<Response, 'ok' | 'status' | 'statusText' | 'text'>;
+/** The JSON body type of an API call's answer (a union over its success statuses). */
+export type JsonOf<R> = R extends ClientResponse<infer T, number, 'json'> ? T : never;
+
+async function throwIfNotOk(res: Answer): Promise<void> {
   if (!res.ok) {
     const text = await res.text();
     throw new ApiError(res.status, text, res.statusText);
   }
 }
 
-async function readJson<T>(res: Response): Promise<T> {
+async function readJson<T>(res: Answer): Promise<T> {
   const text = await res.text();
   return (text ? JSON.parse(text) : null) as T;
 }
 
-const url = (path: string) => `${env.VITE_API_URL}${path}`;
+const client = (headers: Record<string, string>) =>
+  hc<AppType>(env.VITE_API_URL, { headers, init: { credentials: 'include' } }).api;
 
-/** GET a resource; null when the session is missing (401). */
-export async function apiGet<T>(path: string, init?: { signal?: AbortSignal }): Promise<T | null> {
-  const res = await fetch(url(path), {
-    method: 'GET',
-    credentials: 'include',
-    headers: { accept: 'application/json' },
-    signal: init?.signal,
-  });
+/** The API: `api.domains[':id'].$get({ param: { id: pathParam(id) } })`, handed to one of the helpers below. */
+export const api = client({ accept: 'application/json' });
+/** The same API for files it serves as text (an export): no JSON accept header. */
+export const fileApi = client({});
+
+/** A path parameter, encoded (the typed client puts it in the path as given). */
+export const pathParam = (value: string) => encodeURIComponent(value);
+
+/** A read (GET); null when the session is missing (401). An abort signal goes in the call's `init`. */
+export async function apiGet<R extends ClientResponse<unknown>>(
+  request: Promise<R>,
+): Promise<JsonOf<R> | null> {
+  const res = await request;
   if (res.status === 401) {
     await res.text(); // drain the body so the request completes
     return null;
   }
   await throwIfNotOk(res);
-  return readJson<T>(res);
+  return readJson<JsonOf<R>>(res);
 }
 
-/** A write (POST, PUT, PATCH, DELETE), with an optional JSON body. */
-export async function apiRequest<T>(
-  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url(path), {
-    method,
-    credentials: 'include',
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+/** A write (POST, PUT, PATCH, DELETE); its JSON body, if any, is the call's `json` argument. */
+export async function apiRequest<R extends ClientResponse<unknown>>(request: Promise<R>): Promise<JsonOf<R>> {
+  const res = await request;
   await throwIfNotOk(res);
-  return readJson<T>(res);
+  return readJson<JsonOf<R>>(res);
 }
 
-/** GET a file the API serves as text (an export), with the same error handling as the other calls. */
-export async function apiGetText(path: string): Promise<string> {
-  const res = await fetch(url(path), { method: 'GET', credentials: 'include' });
+/** A file the API serves as text (an export), with the same error handling as the other calls. */
+export async function apiGetText(request: Promise<ClientResponse<unknown>>): Promise<string> {
+  const res = await request;
   await throwIfNotOk(res);
   return res.text();
 }

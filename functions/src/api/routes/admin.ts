@@ -11,6 +11,7 @@ import {
 } from '@csp/shared/schemas/admin';
 import type { Domain } from '@csp/shared/schemas/domain';
 import { Hono } from 'hono';
+import type * as z from 'zod';
 import { AppError, notFound } from '../../errors';
 import { countType, type EntityType, InvalidAdminCursorError, listTypePage } from '../../store/admin-lists';
 import { type AnalysisRecord, deleteAnalysisCascade, getAnalysis, toAnalysis } from '../../store/analyses';
@@ -18,9 +19,9 @@ import { deleteDomainCascade, getDomain } from '../../store/domains';
 import { deleteUserSessions } from '../../store/sessions';
 import { deleteUserCascade } from '../../store/user-cascade';
 import { getUser, toPublicUser, type UserRecord, updateUserFields } from '../../store/users';
-import { parseWith, readBody } from '../body';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireAdmin } from '../middleware/session';
+import { jsonBody, query } from '../validate';
 
 const INTERNAL = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'];
 function withoutKeys(item: Record<string, unknown>): Record<string, unknown> {
@@ -29,8 +30,11 @@ function withoutKeys(item: Record<string, unknown>): Record<string, unknown> {
   return copy;
 }
 
-async function page(type: EntityType, query: Record<string, string>, db: ApiEnv['Variables']['deps']['db']) {
-  const q = parseWith(adminListQuerySchema, query);
+async function page(
+  type: EntityType,
+  q: z.output<typeof adminListQuerySchema>,
+  db: ApiEnv['Variables']['deps']['db'],
+) {
   try {
     const [{ items, nextCursor }, total] = await Promise.all([
       listTypePage(db, type, { limit: q.limit, cursor: q.cursor }),
@@ -45,20 +49,20 @@ async function page(type: EntityType, query: Record<string, string>, db: ApiEnv[
 
 export const adminRoutes = new Hono<ApiEnv>()
   .use(requireAdmin)
-  .get('/users', async (c) => {
-    const p = await page('user', c.req.query(), c.var.deps.db);
+  .get('/users', query(adminListQuerySchema), async (c) => {
+    const p = await page('user', c.req.valid('query'), c.var.deps.db);
     const body: AdminUserList = { ...p, items: p.items.map((u) => toPublicUser(u as unknown as UserRecord)) };
     return c.json(body);
   })
 
-  .get('/domains', async (c) => {
-    const p = await page('domain', c.req.query(), c.var.deps.db);
+  .get('/domains', query(adminListQuerySchema), async (c) => {
+    const p = await page('domain', c.req.valid('query'), c.var.deps.db);
     const body: AdminDomainList = { ...p, items: p.items as unknown as Domain[] };
     return c.json(body);
   })
 
-  .get('/analyses', async (c) => {
-    const p = await page('analysis', c.req.query(), c.var.deps.db);
+  .get('/analyses', query(adminListQuerySchema), async (c) => {
+    const p = await page('analysis', c.req.valid('query'), c.var.deps.db);
     const body: AdminAnalysisList = {
       ...p,
       items: p.items.map((a) => toAnalysis(a as unknown as AnalysisRecord)),
@@ -66,9 +70,9 @@ export const adminRoutes = new Hono<ApiEnv>()
     return c.json(body);
   })
 
-  .put('/users/:id', async (c) => {
+  .put('/users/:id', jsonBody(roleChangeSchema), async (c) => {
     const { db } = c.var.deps;
-    const { role } = await readBody(c, roleChangeSchema);
+    const { role } = c.req.valid('json');
     const user = await getUser(db, c.req.param('id'));
     if (!user) throw notFound('User');
     if (user.id === currentUser(c).id) throw new AppError(400, 'You cannot change your own role');

@@ -16,9 +16,9 @@ import {
 } from '../../store/analyses';
 import { recordScanStarted } from '../../store/domains';
 import { accessTo, domainFor } from '../access';
-import { parseWith, readBody } from '../body';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
+import { jsonBody, parseWith } from '../validate';
 
 /** Queues the crawl. If the queue refuses, the analysis is failed with the reason rather than left pending. */
 async function enqueue(c: Context<ApiEnv>, analysis: AnalysisRecord): Promise<AnalysisRecord> {
@@ -35,20 +35,21 @@ async function enqueue(c: Context<ApiEnv>, analysis: AnalysisRecord): Promise<An
   }
 }
 
+/** /api/csp-analyses: the user's analyses, and starting one for a domain. */
+// The session check is per route, not a catch-all .use(): an unknown path below stays a 404.
 export const analysisRoutes = new Hono<ApiEnv>()
-  // Mounted at /api itself, so the session check is per route rather than a catch-all .use().
-  .get('/csp-analyses', requireUser, async (c) => {
+  .get('/', requireUser, async (c) => {
     const { db } = c.var.deps;
     return c.json(
       await toAnalysesWithPositions(db, await failStale(db, await listUserAnalyses(db, currentUser(c).id))),
     );
   })
 
-  .post('/csp-analyses', requireUser, async (c) => {
+  .post('/', requireUser, jsonBody(startAnalysisSchema), async (c) => {
     const { deps } = c.var;
     const { db } = deps;
     const user = currentUser(c);
-    const { domainId, crawlRequest } = await readBody(c, startAnalysisSchema);
+    const { domainId, crawlRequest } = c.req.valid('json');
     const domain = await domainFor(c, domainId, 'change');
     if (!domain.isActive) throw new AppError(409, INACTIVE_DOMAIN);
     // The analysis always crawls the domain's own URL (spec section 5, advanced crawl form).
@@ -66,11 +67,13 @@ export const analysisRoutes = new Hono<ApiEnv>()
     await recordScanStarted(db, domain.id);
     const [shown] = await toAnalysesWithPositions(db, [await enqueue(c, analysis)]);
     return c.json(shown, 201);
-  })
+  });
 
-  .post('/csp/analyze', requireUser, async (c) => {
+/** /api/csp/analyze: a standalone analysis of any site, and polling one. */
+export const analyzeRoutes = new Hono<ApiEnv>()
+  .post('/', requireUser, jsonBody(crawlRequestSchema), async (c) => {
     const user = currentUser(c);
-    const request = await readBody(c, crawlRequestSchema);
+    const request = c.req.valid('json');
     const url = request.url ?? request.urlList[0] ?? 'sitemap';
     const analysis = await createAnalysis(c.var.deps.db, {
       userId: user.id,
@@ -84,7 +87,7 @@ export const analysisRoutes = new Hono<ApiEnv>()
     return c.json({ success: queued.status !== 'failed', analysisId: analysis.id, analysis: shown }, 201);
   })
 
-  .get('/csp/analyze/:id', requireUser, async (c) => {
+  .get('/:id', requireUser, async (c) => {
     const { db } = c.var.deps;
     const found = await getAnalysis(db, c.req.param('id'));
     // A team member reads the analyses of the owner's domains; standalone analyses stay private.

@@ -5,7 +5,6 @@ import { codeLimit, passwordLimit } from '../../auth/account-limits';
 import { consumeAltcha, newChallenge } from '../../auth/altcha';
 import { dummyHash, hashPassword, verifyPassword } from '../../auth/password';
 import { type RateLimit, refundAttempts, takeAttempts } from '../../auth/rate-limit';
-import { endSession, startSession } from '../../auth/sessions';
 import {
   consumeMfaPending,
   readMfaPending,
@@ -16,8 +15,10 @@ import {
 import { AppError } from '../../errors';
 import { clientAddress, rateLimitSubject, truncatedAddress } from '../../http/client-address';
 import { createUser, getUserByUsername, toPublicUser } from '../../store/users';
-import { readBody } from '../body';
 import type { ApiDeps, ApiEnv } from '../deps';
+import { clearMfaPendingCookie, mfaPendingCookie, setMfaPendingCookie } from '../mfa-pending-cookie';
+import { endSession, startSession } from '../sessions';
+import { jsonBody } from '../validate';
 
 const INVALID = 'Invalid username or password';
 
@@ -46,89 +47,95 @@ function loginLimits(deps: ApiDeps, username: string, address: string): RateLimi
 const TOO_MANY = 'Too many failed sign-in attempts. Please wait a few minutes and try again.';
 const CODE_EXPIRED = 'Your sign-in has expired. Please enter your password again.';
 
-export const authRoutes = new Hono<ApiEnv>()
-  .get('/altcha-challenge', async (c) => {
-    c.header('Cache-Control', 'no-store');
-    return c.json(await newChallenge(altchaSettings(c.var.deps)));
-  })
+// Each at its own path under /api (spec section 7), so one sub-app each.
 
-  .post('/register', async (c) => {
-    const { deps } = c.var;
-    const input = await readBody(c, registerSchema);
-    await consumeAltcha(deps.db, altchaSettings(deps), input.altcha);
-    const user = await createUser(deps.db, {
-      username: input.username,
-      email: input.email,
-      passwordHash: await hashPassword(input.password, deps.config.SCRYPT_LOG_N),
-      firstName: input.firstName,
-      lastName: input.lastName,
+/** /api/altcha-challenge: a proof-of-work challenge for sign-in and registration. */
+export const challengeRoutes = new Hono<ApiEnv>().get('/', async (c) => {
+  c.header('Cache-Control', 'no-store');
+  return c.json(await newChallenge(altchaSettings(c.var.deps)));
+});
+
+/** /api/register: a new account, signed in. */
+export const registerRoutes = new Hono<ApiEnv>().post('/', jsonBody(registerSchema), async (c) => {
+  const { deps } = c.var;
+  const input = c.req.valid('json');
+  await consumeAltcha(deps.db, altchaSettings(deps), input.altcha);
+  const user = await createUser(deps.db, {
+    username: input.username,
+    email: input.email,
+    passwordHash: await hashPassword(input.password, deps.config.SCRYPT_LOG_N),
+    firstName: input.firstName,
+    lastName: input.lastName,
+  });
+  await startSession(c, user);
+  c.var.log.info('user registered', { userId: user.id });
+  return c.json(toPublicUser(user), 201);
+});
+
+/** /api/login: sign-in, in two steps when the account has 2FA. */
+export const loginRoutes = new Hono<ApiEnv>().post('/', jsonBody(loginSchema), async (c) => {
+  const { deps } = c.var;
+  const input = c.req.valid('json');
+  const address = clientAddress(c, Boolean(deps.secrets.originVerify));
+  const where = { address: truncatedAddress(address) };
+  const user = await getUserByUsername(deps.db, input.username);
+  // The second step of a 2FA sign-in carries the code; its first step already solved the challenge.
+  const pending = input.totp && user ? await readMfaPending(deps.db, mfaPendingCookie(c), user.id) : null;
+  if (input.totp && !pending) {
+    c.var.log.warn('sign-in failed: no pending 2FA sign-in', { ...where, userId: user?.id });
+    throw new AppError(401, CODE_EXPIRED, { twoFactorRequired: false });
+  }
+  if (!pending) await consumeAltcha(deps.db, altchaSettings(deps), input.altcha);
+  // An attempt is taken before the password is checked, atomically, so parallel guesses cannot pass
+  // the limit; a correct password gives it back.
+  const limits = loginLimits(deps, input.username, address);
+  const refused = await takeAttempts(deps.db, limits);
+  if (refused) {
+    c.var.log.warn('sign-in refused: too many failures', {
+      ...where,
+      userId: user?.id,
+      limit: refused.scope,
     });
-    await startSession(c, user);
-    c.var.log.info('user registered', { userId: user.id });
-    return c.json(toPublicUser(user), 201);
-  })
-
-  .post('/login', async (c) => {
-    const { deps } = c.var;
-    const input = await readBody(c, loginSchema);
-    const address = clientAddress(c, Boolean(deps.secrets.originVerify));
-    const where = { address: truncatedAddress(address) };
-    const user = await getUserByUsername(deps.db, input.username);
-    // The second step of a 2FA sign-in carries the code; its first step already solved the challenge.
-    const pending = input.totp && user ? await readMfaPending(c, user.id) : null;
-    if (input.totp && !pending) {
-      c.var.log.warn('sign-in failed: no pending 2FA sign-in', { ...where, userId: user?.id });
-      throw new AppError(401, CODE_EXPIRED, { twoFactorRequired: false });
+    throw new AppError(429, TOO_MANY);
+  }
+  // Same work for an unknown user as for a wrong password: timing must not reveal who exists.
+  const ok = await verifyPassword(
+    input.password,
+    user?.passwordHash ?? (await dummyHash(deps.config.SCRYPT_LOG_N)),
+  );
+  if (!user || !ok) {
+    c.var.log.warn('sign-in failed: wrong username or password', { ...where, userId: user?.id });
+    throw new AppError(401, INVALID);
+  }
+  await refundAttempts(deps.db, limits);
+  if (user.twoFactorEnabled) {
+    if (!pending) {
+      setMfaPendingCookie(c, await startMfaPending(deps.db, user.id));
+      throw new AppError(401, 'Two-factor code required', { twoFactorRequired: true });
     }
-    if (!pending) await consumeAltcha(deps.db, altchaSettings(deps), input.altcha);
-    // An attempt is taken before the password is checked, atomically, so parallel guesses cannot pass
-    // the limit; a correct password gives it back.
-    const limits = loginLimits(deps, input.username, address);
-    const refused = await takeAttempts(deps.db, limits);
-    if (refused) {
-      c.var.log.warn('sign-in refused: too many failures', {
-        ...where,
-        userId: user?.id,
-        limit: refused.scope,
-      });
+    const perUser = codeLimit(deps.config, user.id);
+    if (await takeAttempts(deps.db, [perUser])) {
+      c.var.log.warn('sign-in refused: too many wrong codes', { ...where, userId: user.id });
       throw new AppError(429, TOO_MANY);
     }
-    // Same work for an unknown user as for a wrong password: timing must not reveal who exists.
-    const ok = await verifyPassword(
-      input.password,
-      user?.passwordHash ?? (await dummyHash(deps.config.SCRYPT_LOG_N)),
-    );
-    if (!user || !ok) {
-      c.var.log.warn('sign-in failed: wrong username or password', { ...where, userId: user?.id });
-      throw new AppError(401, INVALID);
+    if (!(await verifyTotpForLogin(deps, user, input.totp!))) {
+      const left = await recordWrongCode(deps.db, pending);
+      c.var.log.warn('sign-in failed: wrong 2FA code', { ...where, userId: user.id });
+      if (!left) throw new AppError(401, CODE_EXPIRED, { twoFactorRequired: false });
+      throw new AppError(401, 'Invalid verification code. Please try again.', { twoFactorRequired: true });
     }
-    await refundAttempts(deps.db, limits);
-    if (user.twoFactorEnabled) {
-      if (!pending) {
-        await startMfaPending(c, user.id);
-        throw new AppError(401, 'Two-factor code required', { twoFactorRequired: true });
-      }
-      const perUser = codeLimit(deps.config, user.id);
-      if (await takeAttempts(deps.db, [perUser])) {
-        c.var.log.warn('sign-in refused: too many wrong codes', { ...where, userId: user.id });
-        throw new AppError(429, TOO_MANY);
-      }
-      if (!(await verifyTotpForLogin(deps, user, input.totp!))) {
-        const left = await recordWrongCode(deps.db, pending);
-        c.var.log.warn('sign-in failed: wrong 2FA code', { ...where, userId: user.id });
-        if (!left) throw new AppError(401, CODE_EXPIRED, { twoFactorRequired: false });
-        throw new AppError(401, 'Invalid verification code. Please try again.', { twoFactorRequired: true });
-      }
-      await refundAttempts(deps.db, [perUser]);
-      // Single use: of two requests with the same pending sign-in, one gets the session.
-      if (!(await consumeMfaPending(c, pending))) throw new AppError(401, CODE_EXPIRED);
-    }
-    await startSession(c, user);
-    c.var.log.info('user signed in', { userId: user.id });
-    return c.json(toPublicUser(user));
-  })
+    await refundAttempts(deps.db, [perUser]);
+    // Single use: of two requests with the same pending sign-in, one gets the session.
+    clearMfaPendingCookie(c);
+    if (!(await consumeMfaPending(deps.db, pending))) throw new AppError(401, CODE_EXPIRED);
+  }
+  await startSession(c, user);
+  c.var.log.info('user signed in', { userId: user.id });
+  return c.json(toPublicUser(user));
+});
 
-  .post('/logout', async (c) => {
-    await endSession(c);
-    return c.json({ success: true });
-  });
+/** /api/logout: the session ends. */
+export const logoutRoutes = new Hono<ApiEnv>().post('/', async (c) => {
+  await endSession(c);
+  return c.json({ success: true });
+});

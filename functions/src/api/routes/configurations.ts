@@ -27,9 +27,9 @@ import {
   updateConfiguration,
 } from '../../store/configurations';
 import { domainFor, type Need, type SeenDomain } from '../access';
-import { parseWith, readBody } from '../body';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
+import { jsonBody, query } from '../validate';
 
 const EXPORT_FORMATS: Record<'apache' | 'nginx' | 'iis' | 'header', ExportFormat> = {
   apache: 'apache',
@@ -75,8 +75,11 @@ async function configurationFor(
   return { configuration, domain };
 }
 
-export const configurationRoutes = new Hono<ApiEnv>()
-  .get('/domains/:id/csp-configurations', requireUser, async (c) => {
+/** /api/domains/:id/csp-configurations: a domain's configurations. The session check is per route. */
+export const domainConfigurationRoutes = new Hono<ApiEnv>().get(
+  '/:id/csp-configurations',
+  requireUser,
+  async (c) => {
     const { db } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'read');
     const list: ConfigurationList = {
@@ -84,12 +87,15 @@ export const configurationRoutes = new Hono<ApiEnv>()
       reportEndpoint: endpointOf(c, domain),
     };
     return c.json(list);
-  })
+  },
+);
 
-  .post('/csp-configurations', requireUser, async (c) => {
+/** /api/csp-configurations: create, replace, delete and export one. The session check is per route. */
+export const configurationRoutes = new Hono<ApiEnv>()
+  .post('/', requireUser, jsonBody(configurationCreateSchema), async (c) => {
     const { db } = c.var.deps;
     const user = currentUser(c);
-    const input = await readBody(c, configurationCreateSchema);
+    const input = c.req.valid('json');
     const domain = await domainFor(c, input.domainId, 'change');
     const { domainId: _ignored, ...body } = input;
     await checkBaseAnalysis(c, domain, body);
@@ -109,11 +115,10 @@ export const configurationRoutes = new Hono<ApiEnv>()
     return c.json(configuration, 201);
   })
 
-  .put('/csp-configurations/:id', requireUser, async (c) => {
+  .put('/:id', requireUser, jsonBody(configurationBodySchema.and(parseDomainId)), async (c) => {
     const { db } = c.var.deps;
     const { configuration: existing, domain } = await configurationFor(c, 'change');
-    const raw = await readBody(c, configurationBodySchema.and(parseDomainId));
-    const { domainId, ...body } = raw;
+    const { domainId, ...body } = c.req.valid('json');
     if (domainId && domainId !== existing.domainId) {
       throw new AppError(400, 'A configuration cannot move to another domain');
     }
@@ -124,15 +129,15 @@ export const configurationRoutes = new Hono<ApiEnv>()
     return c.json(updated);
   })
 
-  .delete('/csp-configurations/:id', requireUser, async (c) => {
+  .delete('/:id', requireUser, async (c) => {
     const { configuration: existing } = await configurationFor(c, 'change');
     await deleteConfiguration(c.var.deps.db, existing.id);
     return c.json({ success: true });
   })
 
-  .get('/csp-configurations/:id/export', requireUser, async (c) => {
+  .get('/:id/export', requireUser, query(configurationExportQuerySchema), async (c) => {
     const { configuration, domain } = await configurationFor(c, 'read');
-    const { format } = parseWith(configurationExportQuerySchema, c.req.query());
+    const { format } = c.req.valid('query');
     const composed = composePolicy(configuration, endpointOf(c, domain));
     const target = EXPORT_FORMATS[format];
     const exported = exportPolicy(target, composed.rules, exportOptionsOf(composed));

@@ -7,9 +7,9 @@ import { notFound } from '../../errors';
 import { failStale, listDomainAnalyses, toAnalysesWithPositions } from '../../store/analyses';
 import { createDomain, deleteDomainCascade, listUserDomains, updateDomain } from '../../store/domains';
 import { domainFor, type SeenDomain, teamOwnerOf } from '../access';
-import { readBody } from '../body';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
+import { jsonBody } from '../validate';
 
 export const domainRoutes = new Hono<ApiEnv>()
   .use(requireUser)
@@ -26,19 +26,19 @@ export const domainRoutes = new Hono<ApiEnv>()
     return c.json([...own, ...team].sort((a, b) => b.id.localeCompare(a.id)));
   })
 
-  .post('/', async (c) => {
-    const input = await readBody(c, domainCreateSchema);
+  .post('/', jsonBody(domainCreateSchema), async (c) => {
+    const input = c.req.valid('json');
     const domain = await createDomain(c.var.deps.db, currentUser(c).id, input);
     await recordAchievementEvent(c.var.deps.db, c.var.log, domain.userId, { add: { domains: 1 } });
-    return c.json({ ...domain, access: 'owner' }, 201);
+    return c.json({ ...domain, access: 'owner' as const }, 201);
   })
 
   .get('/:id', async (c) => c.json(await domainFor(c, c.req.param('id'), 'read')))
 
-  .patch('/:id', async (c) => {
+  .patch('/:id', jsonBody(domainUpdateSchema), async (c) => {
     const { db } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'change');
-    const input = await readBody(c, domainUpdateSchema);
+    const input = c.req.valid('json');
     const updated = await updateDomain(db, domain.id, input);
     if (!updated) throw notFound('Domain');
     return c.json({ ...updated, access: domain.access });

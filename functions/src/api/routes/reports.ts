@@ -36,9 +36,9 @@ import {
   recentDomainReports,
 } from '../../store/reports';
 import { domainFor } from '../access';
-import { parseWith } from '../body';
 import type { ApiEnv } from '../deps';
 import { requireUser } from '../middleware/session';
+import { query } from '../validate';
 
 const HOUR = 3600_000;
 /** Reports read to find the pages and code samples of each group (the counts stay exact regardless). */
@@ -53,11 +53,12 @@ function windowHours(days: number, now = Date.now()): string[] {
   return hours;
 }
 
-export const reportRoutes = new Hono<ApiEnv>()
-  .get('/domains/:id/uri-reports', requireUser, async (c) => {
+/** /api/domains/:id/…: a domain's reports and suggestions. The session check is per route (see analyses). */
+export const domainReportRoutes = new Hono<ApiEnv>()
+  .get('/:id/uri-reports', requireUser, query(reportListQuerySchema), async (c) => {
     const { db } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'read', { admins: true });
-    const q = parseWith(reportListQuerySchema, c.req.query());
+    const q = c.req.valid('query');
     const hours = windowHours(q.days);
     const from = hours[0]!;
     const to = hours.at(-1)!;
@@ -104,13 +105,13 @@ export const reportRoutes = new Hono<ApiEnv>()
 
   // Clearing is accepted at once and runs in the background: a clear message on the report queue, which the
   // report consumer works through (store/report-clear.ts); the panel polls it.
-  .delete('/domains/:id/uri-reports', requireUser, async (c) => {
+  .delete('/:id/uri-reports', requireUser, async (c) => {
     const domain = await domainFor(c, c.req.param('id'), 'change', { admins: true });
     const job = await requestReportClear({ ...c.var.deps, logger: c.var.log }, domain.id);
     return c.json(job, 202);
   })
 
-  .get('/domains/:id/uri-reports/clear', requireUser, async (c) => {
+  .get('/:id/uri-reports/clear', requireUser, async (c) => {
     const { db } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'read', { admins: true });
     // Reads the progress; advances the job itself only when its chain of clear messages went quiet.
@@ -118,26 +119,10 @@ export const reportRoutes = new Hono<ApiEnv>()
     return c.json<{ job: ReportClearJob | null }>({ job });
   })
 
-  .delete('/uri-reports/:id', requireUser, async (c) => {
-    const { db } = c.var.deps;
-    const report = await getReport(db, c.req.param('id'));
-    if (!report) throw notFound('Report');
-    const domain = await domainFor(c, report.domainId, 'change', { what: 'Report', admins: true });
-    await deleteReportItem(db, report.id);
-    const { directive, source } = reportGroup(report);
-    await uncountReport(db, domain.id, {
-      shard: counterShard(directive, source),
-      hour: hourOf(report.reportedAt),
-      directive,
-      source,
-    });
-    return c.json({ success: true });
-  })
-
-  .get('/domains/:id/report-suggestions', requireUser, async (c) => {
+  .get('/:id/report-suggestions', requireUser, query(z.object({ days: reportWindowSchema })), async (c) => {
     const { db } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'read', { admins: true });
-    const { days } = parseWith(z.object({ days: reportWindowSchema }), c.req.query());
+    const { days } = c.req.valid('query');
     const hours = windowHours(days);
     const since = hourStartMs(hours[0]!);
     const latest = (await listDomainAnalyses(db, domain.id))
@@ -168,3 +153,20 @@ export const reportRoutes = new Hono<ApiEnv>()
     };
     return c.json(body);
   });
+
+/** /api/uri-reports/:id: deleting one report. */
+export const reportRoutes = new Hono<ApiEnv>().delete('/:id', requireUser, async (c) => {
+  const { db } = c.var.deps;
+  const report = await getReport(db, c.req.param('id'));
+  if (!report) throw notFound('Report');
+  const domain = await domainFor(c, report.domainId, 'change', { what: 'Report', admins: true });
+  await deleteReportItem(db, report.id);
+  const { directive, source } = reportGroup(report);
+  await uncountReport(db, domain.id, {
+    shard: counterShard(directive, source),
+    hour: hourOf(report.reportedAt),
+    directive,
+    source,
+  });
+  return c.json({ success: true });
+});

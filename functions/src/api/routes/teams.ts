@@ -38,9 +38,9 @@ import {
   revokeInvitation,
 } from '../../store/teams';
 import { getUser, updateUserFields } from '../../store/users';
-import { readBody } from '../body';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
+import { jsonBody } from '../validate';
 
 const OWNER_ONLY = 'Only the team owner can do this';
 /** Tokens are 32 random bytes in base64url; anything else is not one of ours. */
@@ -127,13 +127,15 @@ function tooManyInvitations(config: Config, refused: RateLimit): string {
     : `A team can send at most ${config.INVITATIONS_PER_TEAM_PER_DAY} invitations a day. Please try again after midnight UTC.`;
 }
 
-export const teamRoutes = new Hono<ApiEnv>()
-  .get('/user/team', requireUser, async (c) => c.json(await myTeam(c)))
+/** /api/user/team: the signed-in user's team, or null. */
+export const myTeamRoutes = new Hono<ApiEnv>().get('/', requireUser, async (c) => c.json(await myTeam(c)));
 
-  .post('/teams', requireUser, async (c) => {
+/** /api/teams: the team, its members and invitations. The session check is per route (see analyses). */
+export const teamRoutes = new Hono<ApiEnv>()
+  .post('/', requireUser, jsonBody(teamCreateSchema), async (c) => {
     const { db } = c.var.deps;
     const user = currentUser(c);
-    const input = await readBody(c, teamCreateSchema);
+    const input = c.req.valid('json');
     if (user.teamId) {
       if (await getTeam(db, user.teamId)) throw new AppError(409, ALREADY_IN_TEAM);
       await updateUserFields(db, user.id, { teamId: null }); // its team is gone
@@ -144,12 +146,12 @@ export const teamRoutes = new Hono<ApiEnv>()
     return c.json(team, 201);
   })
 
-  .get('/teams/members', requireUser, async (c) => {
+  .get('/members', requireUser, async (c) => {
     const team = await myTeam(c);
     return c.json(team ? await listTeamMembers(c.var.deps.db, team) : []);
   })
 
-  .get('/teams/invitations', requireUser, async (c) => {
+  .get('/invitations', requireUser, async (c) => {
     const team = await myTeam(c);
     if (!team) return c.json([]);
     const isOwner = team.ownerId === currentUser(c).id;
@@ -157,10 +159,10 @@ export const teamRoutes = new Hono<ApiEnv>()
     return c.json(pending.map((i) => toInvitation(c, i, isOwner)));
   })
 
-  .post('/teams/:teamId/invitations', requireUser, async (c) => {
+  .post('/:teamId/invitations', requireUser, jsonBody(invitationCreateSchema), async (c) => {
     const { db } = c.var.deps;
     const team = await pathTeam(c, 'owner');
-    const input = await readBody(c, invitationCreateSchema);
+    const input = c.req.valid('json');
     const [members, invitations] = await Promise.all([
       listTeamMembers(db, team),
       listTeamInvitations(db, team.id),
@@ -209,7 +211,7 @@ export const teamRoutes = new Hono<ApiEnv>()
     return c.json(body, 201);
   })
 
-  .delete('/teams/:teamId/invitations/:id', requireUser, async (c) => {
+  .delete('/:teamId/invitations/:id', requireUser, async (c) => {
     const team = await pathTeam(c, 'owner');
     const invitation = await getInvitation(c.var.deps.db, c.req.param('id'));
     if (!invitation || invitation.teamId !== team.id) throw notFound('Invitation');
@@ -219,7 +221,7 @@ export const teamRoutes = new Hono<ApiEnv>()
     return c.json({ success: true });
   })
 
-  .delete('/teams/:teamId/members/:userId', requireUser, async (c) => {
+  .delete('/:teamId/members/:userId', requireUser, async (c) => {
     const { db } = c.var.deps;
     const user = currentUser(c);
     const userId = c.req.param('userId');
@@ -239,14 +241,16 @@ export const teamRoutes = new Hono<ApiEnv>()
     return c.json({ success: true });
   })
 
-  .delete('/teams/:teamId', requireUser, async (c) => {
+  .delete('/:teamId', requireUser, async (c) => {
     const team = await pathTeam(c, 'owner');
     await deleteTeam(c.var.deps.db, team);
     c.var.log.info('team deleted', { teamId: team.id });
     return c.json({ success: true });
-  })
+  });
 
-  .get('/invitations/:token', requireUser, async (c) => {
+/** /api/invitations/:token: the invited person's side. */
+export const invitationRoutes = new Hono<ApiEnv>()
+  .get('/:token', requireUser, async (c) => {
     const { db } = c.var.deps;
     const token = c.req.param('token');
     const invitation = TOKEN.test(token) ? await getInvitationByToken(db, token) : null;
@@ -265,7 +269,7 @@ export const teamRoutes = new Hono<ApiEnv>()
     return c.json(body);
   })
 
-  .post('/invitations/:token/accept', requireUser, async (c) => {
+  .post('/:token/accept', requireUser, async (c) => {
     const { db } = c.var.deps;
     const user = currentUser(c);
     const token = c.req.param('token');

@@ -9,9 +9,12 @@ import { newTotpSetup, verifyTotp } from '../../auth/two-factor';
 import { AppError } from '../../errors';
 import { deleteUserSessions } from '../../store/sessions';
 import { changeUserEmail, toPublicUser, updateUserFields } from '../../store/users';
-import { readBody } from '../body';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
+import { jsonBody } from '../validate';
+
+/** What an attempt-limited check of the user's secret needs from the request. */
+const attempts = (c: { var: ApiEnv['Variables'] }) => ({ ...c.var.deps, log: c.var.log });
 
 const verifySchema = z.object({
   token: z
@@ -24,14 +27,14 @@ export const userRoutes = new Hono<ApiEnv>()
   .use(requireUser)
   .get('/', (c) => c.json(toPublicUser(currentUser(c))))
 
-  .patch('/profile', async (c) => {
+  .patch('/profile', jsonBody(profileUpdateSchema), async (c) => {
     const { db } = c.var.deps;
-    const input = await readBody(c, profileUpdateSchema);
+    const input = c.req.valid('json');
     let user = currentUser(c);
     if (input.email !== undefined && input.email !== user.email?.toLowerCase()) {
       if (!input.currentPassword) throw new AppError(400, 'Enter your current password to change your email');
       const { currentPassword } = input;
-      const proven = await checkWithAttempt(c, user, 'password', 'email change', () =>
+      const proven = await checkWithAttempt(attempts(c), user, 'password', 'email change', () =>
         verifyPassword(currentPassword, user.passwordHash),
       );
       if (!proven) throw new AppError(400, 'Current password is incorrect');
@@ -43,11 +46,11 @@ export const userRoutes = new Hono<ApiEnv>()
     return c.json(toPublicUser(user));
   })
 
-  .patch('/password', async (c) => {
+  .patch('/password', jsonBody(passwordChangeSchema), async (c) => {
     const { db, config } = c.var.deps;
-    const input = await readBody(c, passwordChangeSchema);
+    const input = c.req.valid('json');
     const user = currentUser(c);
-    const proven = await checkWithAttempt(c, user, 'password', 'password change', () =>
+    const proven = await checkWithAttempt(attempts(c), user, 'password', 'password change', () =>
       verifyPassword(input.currentPassword, user.passwordHash),
     );
     if (!proven) throw new AppError(400, 'Current password is incorrect');
@@ -69,9 +72,9 @@ export const userRoutes = new Hono<ApiEnv>()
     return c.json({ qrCodeUrl: setup.qrCodeUrl, secret: setup.secret });
   })
 
-  .post('/2fa/verify', async (c) => {
+  .post('/2fa/verify', jsonBody(verifySchema), async (c) => {
     const { deps } = c.var;
-    const { token } = await readBody(c, verifySchema);
+    const { token } = c.req.valid('json');
     const user = currentUser(c);
     if (user.twoFactorEnabled) throw new AppError(409, 'Two-factor authentication is already enabled');
     if (!user.twoFactorSecret) throw new AppError(400, 'Start the two-factor setup first');
@@ -86,17 +89,17 @@ export const userRoutes = new Hono<ApiEnv>()
     return c.json(toPublicUser(updated));
   })
 
-  .post('/2fa/disable', async (c) => {
+  .post('/2fa/disable', jsonBody(twoFactorDisableSchema), async (c) => {
     const { deps } = c.var;
-    const input = await readBody(c, twoFactorDisableSchema);
+    const input = c.req.valid('json');
     const user = currentUser(c);
     if (!user.twoFactorEnabled) throw new AppError(409, 'Two-factor authentication is not enabled');
     const { token, password } = input;
     const proven = token
-      ? await checkWithAttempt(c, user, 'code', '2FA disable', async () =>
+      ? await checkWithAttempt(attempts(c), user, 'code', '2FA disable', async () =>
           user.twoFactorSecret ? verifyTotp(deps, user.id, user.twoFactorSecret, token) : false,
         )
-      : await checkWithAttempt(c, user, 'password', '2FA disable', () =>
+      : await checkWithAttempt(attempts(c), user, 'password', '2FA disable', () =>
           verifyPassword(password ?? '', user.passwordHash),
         );
     if (!proven) {

@@ -1,12 +1,11 @@
 // GET /api/achievements: the user's unlocked achievements.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '@/lib/api-client';
-import type { Achievement } from './types';
+import { api, apiGet } from '@/lib/api-client';
 
 export const achievementsQueryKey = ['achievements'] as const;
 
-export async function getAchievements(): Promise<Achievement[]> {
-  return (await apiGet<Achievement[]>('/api/achievements')) ?? [];
+export async function getAchievements() {
+  return (await apiGet(api.achievements.$get())) ?? [];
 }
 
 export function getAchievementsQueryOptions() {

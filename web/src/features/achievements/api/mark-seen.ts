@@ -1,13 +1,13 @@
 // POST /api/achievements/:type/seen: the overlay showed this unlock; it is not shown again.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import { api, apiRequest, pathParam } from '@/lib/api-client';
 import { achievementsQueryKey } from './get-achievements';
 
 export function useMarkSeen() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (type: string) =>
-      apiRequest<{ success: boolean }>('POST', `/api/achievements/${encodeURIComponent(type)}/seen`),
+      apiRequest(api.achievements[':type'].seen.$post({ param: { type: pathParam(type) } })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: achievementsQueryKey }),
   });
 }

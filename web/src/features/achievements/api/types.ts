@@ -1,24 +1,17 @@
-// Achievement shapes as the API returns them (spec section 3). Rarities are a closed vocabulary.
-export const RARITIES = ['common', 'rare', 'epic', 'legendary'] as const;
-export type Rarity = (typeof RARITIES)[number];
+// Achievement shapes as the API returns them (spec section 3), from the API's own routes. Rarities are the
+// catalogue's closed vocabulary.
+import type { Rarity } from '@csp/shared/achievements/catalogue';
+import type { api, JsonOf } from '@/lib/api-client';
 
-export interface Achievement {
-  id: string;
-  type: string;
-  title: string;
-  description: string;
-  icon: string;
-  rarity: Rarity | string;
-  points: number;
-  unlockedAt: string;
-  /** The overlay has shown it (once per unlock). */
-  seen?: boolean;
-  /** Present when the API joins the progress item of this achievement's type. */
-  progress?: { currentValue: number; targetValue: number } | null;
-}
+export { RARITIES, type Rarity } from '@csp/shared/achievements/catalogue';
 
-export interface AchievementStats {
-  totalAchievements: number;
-  totalPoints: number;
+type Unlocked = JsonOf<Awaited<ReturnType<typeof api.achievements.$get>>>[number];
+type Stats = JsonOf<Awaited<ReturnType<typeof api.achievements.stats.$get>>>;
+
+/** An unlocked achievement; the card joins the progress item of its type to the locked ones it shows. */
+export type Achievement = Unlocked & { progress?: { currentValue: number; targetValue: number } | null };
+
+/** The API's stats, or the same counted from the list while they load (then only the rarities present). */
+export type AchievementStats = Omit<Stats, 'rarityBreakdown'> & {
   rarityBreakdown: Partial<Record<Rarity, number>> & Record<string, number>;
-}
+};

@@ -10,9 +10,10 @@ import {
 } from '@csp/shared/schemas/admin';
 import type { Role } from '@csp/shared/schemas/auth';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ClientResponse } from 'hono/client';
 import type * as z from 'zod';
 import { toast } from '@/hooks/use-toast';
-import { ApiError, apiGet, apiRequest } from '@/lib/api-client';
+import { ApiError, api, apiGet, apiRequest, pathParam } from '@/lib/api-client';
 import { isLoggedOutError } from '@/lib/query-client';
 
 export const ADMIN_LISTS = {
@@ -30,8 +31,9 @@ export type AdminList<N extends AdminListName> = N extends 'users'
 export const adminQueryKey = ['admin'] as const;
 
 async function getAdminList<N extends AdminListName>(name: N, cursor?: string): Promise<AdminList<N>> {
-  const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
-  const body = await apiGet<unknown>(`/api/admin/${name}${query}`);
+  // Any of the three lists: its body is checked with the list's schema below.
+  const request: Promise<ClientResponse<unknown>> = api.admin[name].$get({ query: cursor ? { cursor } : {} });
+  const body = await apiGet(request);
   const schema: z.ZodType = ADMIN_LISTS[name];
   return (body === null ? { items: [], total: 0, nextCursor: null } : schema.parse(body)) as AdminList<N>;
 }
@@ -71,7 +73,7 @@ function useAdminMutation<I>(call: (input: I) => Promise<unknown>, success: stri
 export const useChangeRole = () =>
   useAdminMutation(
     ({ id, role }: { id: string; role: Role }) =>
-      apiRequest('PUT', `/api/admin/users/${encodeURIComponent(id)}`, { role }),
+      apiRequest(api.admin.users[':id'].$put({ param: { id: pathParam(id) }, json: { role } })),
     'User role updated successfully',
   );
 
@@ -83,6 +85,6 @@ const DELETED: Record<AdminListName, string> = {
 
 export const useAdminDelete = (name: AdminListName) =>
   useAdminMutation(
-    (id: string) => apiRequest('DELETE', `/api/admin/${name}/${encodeURIComponent(id)}`),
+    (id: string) => apiRequest(api.admin[name][':id'].$delete({ param: { id: pathParam(id) } })),
     DELETED[name],
   );

@@ -1,20 +1,16 @@
 // POST /api/csp/analyze with the crawl request as its body → {success, analysisId, analysis}. The spec notes
 // the original page sent no body; ours sends the form's values. Then GET /api/csp/analyze/:id is polled.
-import type { Analysis, CrawlRequest } from '@csp/shared/schemas/analysis';
+import type { CrawlRequest } from '@csp/shared/schemas/analysis';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import { api, apiRequest, type JsonOf } from '@/lib/api-client';
 import { analysesQueryKey } from './get-analyses';
 import { analysisQueryKey } from './get-analysis';
 
-export interface AnalyzeWebsiteResponse {
-  success: boolean;
-  analysisId: string;
-  analysis?: Analysis;
+export function analyzeWebsite(body: CrawlRequest) {
+  return apiRequest(api.csp.analyze.$post({ json: body }));
 }
 
-export function analyzeWebsite(body: CrawlRequest): Promise<AnalyzeWebsiteResponse> {
-  return apiRequest<AnalyzeWebsiteResponse>('POST', '/api/csp/analyze', body);
-}
+export type AnalyzeWebsiteResponse = JsonOf<Awaited<ReturnType<typeof api.csp.analyze.$post>>>;
 
 export function useAnalyzeWebsite(
   options: { onSuccess?: (res: AnalyzeWebsiteResponse) => void; onError?: (error: Error) => void } = {},

@@ -1,12 +1,11 @@
 // GET /api/csp-analyses: all the user's analyses, newest first.
-import type { Analysis } from '@csp/shared/schemas/analysis';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '@/lib/api-client';
+import { api, apiGet } from '@/lib/api-client';
 
 export const analysesQueryKey = ['csp-analyses'] as const;
 
-export async function getAnalyses(): Promise<Analysis[]> {
-  return (await apiGet<Analysis[]>('/api/csp-analyses')) ?? [];
+export async function getAnalyses() {
+  return (await apiGet(api['csp-analyses'].$get())) ?? [];
 }
 
 export function getAnalysesQueryOptions() {

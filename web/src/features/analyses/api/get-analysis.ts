@@ -1,21 +1,15 @@
 // GET /api/csp/analyze/:id → {success, analysis}. Polled every 2 s while the analysis is pending or
 // running; polling stops on completed or failed, and on an error (spec section 4).
-import type { Analysis } from '@csp/shared/schemas/analysis';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { ApiError, apiGet } from '@/lib/api-client';
+import { ApiError, api, apiGet, pathParam } from '@/lib/api-client';
 import { ANALYSIS_POLL_MS, isPolledStatus } from '../utils/progress';
 import { analysesQueryKey } from './get-analyses';
 
-export interface AnalysisResponse {
-  success: boolean;
-  analysis: Analysis;
-}
-
 export const analysisQueryKey = (id: string) => [...analysesQueryKey, 'detail', id] as const;
 
-export async function getAnalysis(id: string): Promise<Analysis | null> {
-  const res = await apiGet<AnalysisResponse>(`/api/csp/analyze/${encodeURIComponent(id)}`);
+export async function getAnalysis(id: string) {
+  const res = await apiGet(api.csp.analyze[':id'].$get({ param: { id: pathParam(id) } }));
   return res?.analysis ?? null;
 }
 

@@ -1,16 +1,15 @@
 // GET /api/domains/:id/analyses: the domain's analyses, newest first. Polled every 2 s while one of them is
 // in progress, so the domain screen's progress box, stats and history stay current (spec section 7).
-import type { Analysis } from '@csp/shared/schemas/analysis';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '@/lib/api-client';
+import { api, apiGet, pathParam } from '@/lib/api-client';
 import { ANALYSIS_POLL_MS, isInProgressStatus } from '../utils/progress';
 import { analysesQueryKey } from './get-analyses';
 
 export const domainAnalysesQueryKey = (domainId: string) =>
   [...analysesQueryKey, 'domain', domainId] as const;
 
-export async function getDomainAnalyses(domainId: string): Promise<Analysis[]> {
-  const list = await apiGet<Analysis[]>(`/api/domains/${encodeURIComponent(domainId)}/analyses`);
+export async function getDomainAnalyses(domainId: string) {
+  const list = await apiGet(api.domains[':id'].analyses.$get({ param: { id: pathParam(domainId) } }));
   return [...(list ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 

@@ -1,17 +1,16 @@
 // POST /api/csp-analyses {domainId, crawlRequest} → 201 Analysis (pending). The server crawls the domain's
 // own URL whatever the request says. Invalidates every analysis list (the domain screen's among them).
-import type { Analysis, CrawlRequest } from '@csp/shared/schemas/analysis';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import type { InferRequestType } from 'hono/client';
+import { api, apiRequest, type JsonOf } from '@/lib/api-client';
 import { analysesQueryKey } from './get-analyses';
 
-export interface StartAnalysisBody {
-  domainId: string;
-  crawlRequest: Partial<Omit<CrawlRequest, 'url'>>;
-}
+type StartAnalysis = (typeof api)['csp-analyses']['$post'];
+export type StartAnalysisBody = InferRequestType<StartAnalysis>['json'];
+type Analysis = JsonOf<Awaited<ReturnType<StartAnalysis>>>;
 
-export function startAnalysis(body: StartAnalysisBody): Promise<Analysis> {
-  return apiRequest<Analysis>('POST', '/api/csp-analyses', body);
+export function startAnalysis(body: StartAnalysisBody) {
+  return apiRequest(api['csp-analyses'].$post({ json: body }));
 }
 
 export function useStartAnalysis(

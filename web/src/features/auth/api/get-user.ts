@@ -1,14 +1,13 @@
 // GET /api/user: the current user, or null without a session. The user is signed in exactly when this
 // returns data. Spec section 4: not retried, always stale, refetched when the window regains focus.
-import type { PublicUser } from '@csp/shared/schemas/auth';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '@/lib/api-client';
+import { api, apiGet } from '@/lib/api-client';
 import { USER_QUERY_KEY } from '@/lib/query-client';
 
 export const userQueryKey = USER_QUERY_KEY;
 
-export function getUser(): Promise<PublicUser | null> {
-  return apiGet<PublicUser>('/api/user');
+export function getUser() {
+  return apiGet(api.user.$get());
 }
 
 export function getUserQueryOptions() {

@@ -1,14 +1,16 @@
 // POST /api/login. The answer is the user: it becomes the cached current user, then the lookup is refreshed.
 // A 401 with {twoFactorRequired: true} asks for the second step (resend with `totp`).
-import type { LoginInput, PublicUser } from '@csp/shared/schemas/auth';
+import type { LoginInput } from '@csp/shared/schemas/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiRequest } from '@/lib/api-client';
+import { ApiError, api, apiRequest, type JsonOf } from '@/lib/api-client';
 import { userQueryKey } from './get-user';
 
 export type LoginBody = LoginInput;
 
-export function login(body: LoginBody): Promise<PublicUser> {
-  return apiRequest<PublicUser>('POST', '/api/login', body);
+type PublicUser = JsonOf<Awaited<ReturnType<typeof api.login.$post>>>;
+
+export function login(body: LoginBody) {
+  return apiRequest(api.login.$post({ json: body }));
 }
 
 export function isTwoFactorRequired(error: unknown): boolean {

@@ -1,10 +1,10 @@
 // POST /api/logout: on success the whole client cache is cleared (the caller then goes to /auth).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import { api, apiRequest } from '@/lib/api-client';
 import { markSignedOut } from '@/lib/signed-out';
 
-export function logout(): Promise<{ success: boolean }> {
-  return apiRequest<{ success: boolean }>('POST', '/api/logout');
+export function logout() {
+  return apiRequest(api.logout.$post());
 }
 
 export function useLogout(options: { onSuccess?: () => void; onError?: (error: Error) => void } = {}) {

@@ -1,13 +1,15 @@
 // POST /api/register: creates the account and signs it in (201 with the user).
-import type { PublicUser, RegisterInput } from '@csp/shared/schemas/auth';
+import type { RegisterInput } from '@csp/shared/schemas/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import { api, apiRequest, type JsonOf } from '@/lib/api-client';
 import { userQueryKey } from './get-user';
 
 export type RegisterBody = RegisterInput;
 
-export function register(body: RegisterBody): Promise<PublicUser> {
-  return apiRequest<PublicUser>('POST', '/api/register', body);
+type PublicUser = JsonOf<Awaited<ReturnType<typeof api.register.$post>>>;
+
+export function register(body: RegisterBody) {
+  return apiRequest(api.register.$post({ json: body }));
 }
 
 export function useRegister(

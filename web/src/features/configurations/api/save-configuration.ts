@@ -1,8 +1,8 @@
 // Save (spec section 4): POST /api/csp-configurations for a new configuration, PUT /api/csp-configurations/:id
 // for a loaded one. The list is refetched either way.
-import type { Configuration, ConfigurationBody } from '@csp/shared/schemas/configuration';
+import type { ConfigurationBody } from '@csp/shared/schemas/configuration';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import { api, apiRequest, pathParam } from '@/lib/api-client';
 import { configurationsQueryKey } from './get-configurations';
 
 export function useSaveConfiguration(domainId: string) {
@@ -10,8 +10,8 @@ export function useSaveConfiguration(domainId: string) {
   return useMutation({
     mutationFn: ({ id, body }: { id: string | null; body: ConfigurationBody }) =>
       id
-        ? apiRequest<Configuration>('PUT', `/api/csp-configurations/${encodeURIComponent(id)}`, body)
-        : apiRequest<Configuration>('POST', '/api/csp-configurations', { ...body, domainId }),
+        ? apiRequest(api['csp-configurations'][':id'].$put({ param: { id: pathParam(id) }, json: body }))
+        : apiRequest(api['csp-configurations'].$post({ json: { ...body, domainId } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: configurationsQueryKey(domainId) }),
   });
 }
@@ -20,7 +20,7 @@ export function useDeleteConfiguration(domainId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      apiRequest<{ success: boolean }>('DELETE', `/api/csp-configurations/${encodeURIComponent(id)}`),
+      apiRequest(api['csp-configurations'][':id'].$delete({ param: { id: pathParam(id) } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: configurationsQueryKey(domainId) }),
   });
 }

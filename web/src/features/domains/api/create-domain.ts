@@ -1,15 +1,15 @@
 // POST /api/domains {name, url, isActive} → 201 Domain. Invalidates the domain list.
-import type { Domain, DomainCreateInput } from '@csp/shared/schemas/domain';
+import type { DomainCreateInput } from '@csp/shared/schemas/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
-import { domainsQueryKey } from './get-domains';
+import { api, apiRequest } from '@/lib/api-client';
+import { domainsQueryKey, type SeenDomain } from './get-domains';
 
-export function createDomain(body: DomainCreateInput): Promise<Domain> {
-  return apiRequest<Domain>('POST', '/api/domains', body);
+export function createDomain(body: DomainCreateInput) {
+  return apiRequest(api.domains.$post({ json: body }));
 }
 
 export function useCreateDomain(
-  options: { onSuccess?: (domain: Domain) => void; onError?: (error: Error) => void } = {},
+  options: { onSuccess?: (domain: SeenDomain) => void; onError?: (error: Error) => void } = {},
 ) {
   const queryClient = useQueryClient();
   return useMutation({

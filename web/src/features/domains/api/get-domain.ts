@@ -1,13 +1,12 @@
 // GET /api/domains/:id: one domain (null without a session).
-import type { Domain } from '@csp/shared/schemas/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '@/lib/api-client';
+import { api, apiGet, pathParam } from '@/lib/api-client';
 import { domainsQueryKey } from './get-domains';
 
 export const domainQueryKey = (id: string) => [...domainsQueryKey, id] as const;
 
-export function getDomain(id: string): Promise<Domain | null> {
-  return apiGet<Domain>(`/api/domains/${encodeURIComponent(id)}`);
+export function getDomain(id: string) {
+  return apiGet(api.domains[':id'].$get({ param: { id: pathParam(id) } }));
 }
 
 export function getDomainQueryOptions(id: string) {

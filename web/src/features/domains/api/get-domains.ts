@@ -1,12 +1,13 @@
 // GET /api/domains: the signed-in user's domains.
-import type { Domain } from '@csp/shared/schemas/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '@/lib/api-client';
+import { api, apiGet, type JsonOf } from '@/lib/api-client';
+
+export type SeenDomain = JsonOf<Awaited<ReturnType<typeof api.domains.$get>>>[number];
 
 export const domainsQueryKey = ['domains'] as const;
 
-export async function getDomains(): Promise<Domain[]> {
-  return (await apiGet<Domain[]>('/api/domains')) ?? [];
+export async function getDomains() {
+  return (await apiGet(api.domains.$get())) ?? [];
 }
 
 export function getDomainsQueryOptions() {

@@ -1,14 +1,14 @@
 // PATCH /api/domains/:id: change a domain (here: make it active or inactive); its queries are refetched.
-import type { Domain, DomainUpdateInput } from '@csp/shared/schemas/domain';
+import type { DomainUpdateInput } from '@csp/shared/schemas/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import { api, apiRequest, pathParam } from '@/lib/api-client';
 import { domainsQueryKey } from './get-domains';
 
 export function useUpdateDomain(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: DomainUpdateInput) =>
-      apiRequest<Domain>('PATCH', `/api/domains/${encodeURIComponent(id)}`, input),
+      apiRequest(api.domains[':id'].$patch({ param: { id: pathParam(id) }, json: input })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: domainsQueryKey }),
   });
 }

@@ -5,7 +5,7 @@ import { type ReportClearJob, reportClearJobSchema } from '@csp/shared/schemas/r
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import * as z from 'zod';
-import { apiGet, apiRequest } from '@/lib/api-client';
+import { api, apiGet, apiRequest, pathParam } from '@/lib/api-client';
 import { reportsQueryKey } from './get-reports';
 
 const POLL_MS = 1000;
@@ -14,7 +14,9 @@ const clearStateSchema = z.object({ job: reportClearJobSchema.nullable() });
 export const reportClearQueryKey = (domainId: string) => ['domains', domainId, 'uri-reports-clear'] as const;
 
 export async function getReportClear(domainId: string): Promise<ReportClearJob | null> {
-  const body = await apiGet<unknown>(`/api/domains/${encodeURIComponent(domainId)}/uri-reports/clear`);
+  const body = await apiGet(
+    api.domains[':id']['uri-reports'].clear.$get({ param: { id: pathParam(domainId) } }),
+  );
   return clearStateSchema.parse(body).job;
 }
 
@@ -43,7 +45,7 @@ export function useClearReports(domainId: string, callbacks: { onError?: (error:
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () =>
-      apiRequest<ReportClearJob>('DELETE', `/api/domains/${encodeURIComponent(domainId)}/uri-reports`),
+      apiRequest(api.domains[':id']['uri-reports'].$delete({ param: { id: pathParam(domainId) } })),
     onSuccess: (job) => queryClient.setQueryData(reportClearQueryKey(domainId), job),
     onError: (error) => callbacks.onError?.(error),
   });

@@ -1,7 +1,7 @@
 // DELETE /api/uri-reports/:id: one report. The domain's report queries are refetched: counts and
 // suggestions change with the list. (Clearing all of them: clear-reports.ts.)
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import { api, apiRequest, pathParam } from '@/lib/api-client';
 import { reportsQueryKey } from './get-reports';
 
 interface Callbacks {
@@ -13,7 +13,7 @@ export function useDeleteReport(domainId: string, callbacks: Callbacks = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      apiRequest<{ success: boolean }>('DELETE', `/api/uri-reports/${encodeURIComponent(id)}`),
+      apiRequest(api['uri-reports'][':id'].$delete({ param: { id: pathParam(id) } })),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: reportsQueryKey(domainId) });
       callbacks.onSuccess?.();

@@ -1,12 +1,15 @@
 // GET /api/domains/:id/report-suggestions?days=: report groups judged against the latest completed crawl.
 import { type ReportSuggestionList, reportSuggestionListSchema } from '@csp/shared/schemas/report';
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '@/lib/api-client';
+import { api, apiGet, pathParam } from '@/lib/api-client';
 import { REPORTS_REFRESH_MS, type ReportWindow, reportsQueryKey } from './get-reports';
 
 export async function getReportSuggestions(domainId: string, days: number): Promise<ReportSuggestionList> {
-  const body = await apiGet<unknown>(
-    `/api/domains/${encodeURIComponent(domainId)}/report-suggestions?days=${days}`,
+  const body = await apiGet(
+    api.domains[':id']['report-suggestions'].$get({
+      param: { id: pathParam(domainId) },
+      query: { days: String(days) },
+    }),
   );
   return reportSuggestionListSchema.parse(body);
 }

@@ -3,7 +3,7 @@
 import type { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { type ReportList, reportListSchema } from '@csp/shared/schemas/report';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { apiGet } from '@/lib/api-client';
+import { api, apiGet, pathParam } from '@/lib/api-client';
 
 export const REPORTS_REFRESH_MS = 30_000;
 export type ReportWindow = (typeof REPORT_LIMITS.windowsDays)[number];
@@ -11,10 +11,11 @@ export type ReportWindow = (typeof REPORT_LIMITS.windowsDays)[number];
 export const reportsQueryKey = (domainId: string) => ['domains', domainId, 'uri-reports'] as const;
 
 export async function getReports(domainId: string, days: number, cursor?: string): Promise<ReportList> {
-  const query = new URLSearchParams({ days: String(days) });
-  if (cursor) query.set('cursor', cursor);
-  const body = await apiGet<unknown>(
-    `/api/domains/${encodeURIComponent(domainId)}/uri-reports?${query.toString()}`,
+  const body = await apiGet(
+    api.domains[':id']['uri-reports'].$get({
+      param: { id: pathParam(domainId) },
+      query: { days: String(days), ...(cursor ? { cursor } : {}) },
+    }),
   );
   return reportListSchema.parse(body);
 }

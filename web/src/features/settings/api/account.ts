@@ -1,9 +1,9 @@
 // The signed-in user's own account (spec section 7): PATCH /api/user/profile, PATCH /api/user/password and
 // the 2FA calls. Each success refreshes the current user.
-import type { PublicUser } from '@csp/shared/schemas/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { InferRequestType } from 'hono/client';
 import { userQueryKey } from '@/features/auth/api/get-user';
-import { apiRequest } from '@/lib/api-client';
+import { api, apiRequest } from '@/lib/api-client';
 
 function useAccountMutation<I, O>(call: (input: I) => Promise<O>) {
   const queryClient = useQueryClient();
@@ -13,30 +13,23 @@ function useAccountMutation<I, O>(call: (input: I) => Promise<O>) {
   });
 }
 
-export interface ProfileInput {
-  firstName?: string;
-  lastName?: string;
-  email?: string;
-  currentPassword?: string;
-}
+export type ProfileInput = InferRequestType<typeof api.user.profile.$patch>['json'];
 
 export const useUpdateProfile = () =>
-  useAccountMutation((input: ProfileInput) => apiRequest<PublicUser>('PATCH', '/api/user/profile', input));
+  useAccountMutation((input: ProfileInput) => apiRequest(api.user.profile.$patch({ json: input })));
 
 export const useChangePassword = () =>
-  useAccountMutation((input: { currentPassword: string; newPassword: string; confirmPassword: string }) =>
-    apiRequest<{ success: boolean }>('PATCH', '/api/user/password', input),
+  useAccountMutation((input: InferRequestType<typeof api.user.password.$patch>['json']) =>
+    apiRequest(api.user.password.$patch({ json: input })),
   );
 
 export const useSetupTwoFactor = () =>
-  useMutation({
-    mutationFn: () => apiRequest<{ qrCodeUrl: string; secret: string }>('POST', '/api/user/2fa/setup'),
-  });
+  useMutation({ mutationFn: () => apiRequest(api.user['2fa'].setup.$post()) });
 
 export const useVerifyTwoFactor = () =>
-  useAccountMutation((token: string) => apiRequest<PublicUser>('POST', '/api/user/2fa/verify', { token }));
+  useAccountMutation((token: string) => apiRequest(api.user['2fa'].verify.$post({ json: { token } })));
 
 export const useDisableTwoFactor = () =>
-  useAccountMutation((input: { password?: string; token?: string }) =>
-    apiRequest<PublicUser>('POST', '/api/user/2fa/disable', input),
+  useAccountMutation((input: InferRequestType<(typeof api.user)['2fa']['disable']['$post']>['json']) =>
+    apiRequest(api.user['2fa'].disable.$post({ json: input })),
   );

@@ -2,18 +2,11 @@
 // a team), creating one, inviting, revoking, leaving or removing, deleting; and the invited side,
 // /invite/{token}. Any change refreshes the user (teamId), the team lists and the domains (a member sees
 // the owner's).
-import type {
-  Invitation,
-  InvitationPreview,
-  InvitationSent,
-  Team,
-  TeamCreateInput,
-  TeamMember,
-} from '@csp/shared/schemas/team';
+import type { Team, TeamCreateInput } from '@csp/shared/schemas/team';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { userQueryKey } from '@/features/auth/api/get-user';
 import { domainsQueryKey } from '@/features/domains/api/get-domains';
-import { apiGet, apiRequest } from '@/lib/api-client';
+import { api, apiGet, apiRequest, pathParam } from '@/lib/api-client';
 
 export const teamQueryKey = ['team'] as const;
 const membersKey = [...teamQueryKey, 'members'] as const;
@@ -21,14 +14,14 @@ const invitationsKey = [...teamQueryKey, 'invitations'] as const;
 
 export function useTeam({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery(
-    queryOptions({ queryKey: teamQueryKey, queryFn: () => apiGet<Team | null>('/api/user/team'), enabled }),
+    queryOptions({ queryKey: teamQueryKey, queryFn: () => apiGet(api.user.team.$get()), enabled }),
   );
 }
 
 export function useTeamMembers(team: Team | null | undefined) {
   return useQuery({
     queryKey: [...membersKey, team?.id],
-    queryFn: async () => (await apiGet<TeamMember[]>('/api/teams/members')) ?? [],
+    queryFn: async () => (await apiGet(api.teams.members.$get())) ?? [],
     enabled: Boolean(team),
   });
 }
@@ -36,7 +29,7 @@ export function useTeamMembers(team: Team | null | undefined) {
 export function useTeamInvitations(team: Team | null | undefined) {
   return useQuery({
     queryKey: [...invitationsKey, team?.id],
-    queryFn: async () => (await apiGet<Invitation[]>('/api/teams/invitations')) ?? [],
+    queryFn: async () => (await apiGet(api.teams.invitations.$get())) ?? [],
     enabled: Boolean(team),
   });
 }
@@ -55,45 +48,49 @@ function useTeamMutation<I, O>(call: (input: I) => Promise<O>) {
 }
 
 export const useCreateTeam = () =>
-  useTeamMutation((input: TeamCreateInput) => apiRequest<Team>('POST', '/api/teams', input));
+  useTeamMutation((input: TeamCreateInput) => apiRequest(api.teams.$post({ json: input })));
 
 export const useInvite = (teamId: string) =>
   useTeamMutation((email: string) =>
-    apiRequest<InvitationSent>('POST', `/api/teams/${encodeURIComponent(teamId)}/invitations`, {
-      email,
-      role: 'member',
-    }),
+    apiRequest(
+      api.teams[':teamId'].invitations.$post({
+        param: { teamId: pathParam(teamId) },
+        json: { email, role: 'member' },
+      }),
+    ),
   );
 
 export const useRevokeInvitation = (teamId: string) =>
   useTeamMutation((id: string) =>
-    apiRequest<{ success: boolean }>(
-      'DELETE',
-      `/api/teams/${encodeURIComponent(teamId)}/invitations/${encodeURIComponent(id)}`,
+    apiRequest(
+      api.teams[':teamId'].invitations[':id'].$delete({
+        param: { teamId: pathParam(teamId), id: pathParam(id) },
+      }),
     ),
   );
 
 /** The owner removes a member; a member passes their own id to leave. */
 export const useRemoveMember = (teamId: string) =>
   useTeamMutation((userId: string) =>
-    apiRequest<{ success: boolean }>(
-      'DELETE',
-      `/api/teams/${encodeURIComponent(teamId)}/members/${encodeURIComponent(userId)}`,
+    apiRequest(
+      api.teams[':teamId'].members[':userId'].$delete({
+        param: { teamId: pathParam(teamId), userId: pathParam(userId) },
+      }),
     ),
   );
 
 export const useDeleteTeam = (teamId: string) =>
-  useTeamMutation(() =>
-    apiRequest<{ success: boolean }>('DELETE', `/api/teams/${encodeURIComponent(teamId)}`),
-  );
+  useTeamMutation(() => apiRequest(api.teams[':teamId'].$delete({ param: { teamId: pathParam(teamId) } })));
 
 export function useInvitationPreview(token: string) {
   return useQuery({
     queryKey: ['invitation', token],
-    queryFn: () => apiGet<InvitationPreview>(`/api/invitations/${encodeURIComponent(token)}`),
+    queryFn: () => apiGet(api.invitations[':token'].$get({ param: { token: pathParam(token) } })),
     retry: false,
   });
 }
 
 export const useAcceptInvitation = (token: string) =>
-  useTeamMutation(() => apiRequest<Team>('POST', `/api/invitations/${encodeURIComponent(token)}/accept`));
+  useTeamMutation(() =>
+    apiRequest(api.invitations[':token'].accept.$post({ param: { token: pathParam(token) } })),
+  );

@@ -78,7 +78,7 @@ export function InvitationScreen({ token }: { token: string }) {
                         onSuccess: (team) => {
                           toast({
                             title: 'Joined team',
-                            description: `You are now a member of ${team.name}.`,
+                            description: `You are now a member of ${team?.name}.`,
                           });
                           navigate('/settings?tab=team', { replace: true });
                         },

@@ -2,12 +2,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import type { ApiEnv } from '../api/deps';
+import { sessionCookieName, sessionTokenKey, signSessionToken } from '../auth/session-token';
 import { isSecureRequest } from '../http/public-origin';
 import { epochSeconds } from '../store/db';
 import { createSession, deleteSession } from '../store/sessions';
 import type { UserRecord } from '../store/users';
-import { sessionCookieName, sessionTokenKey, signSessionToken } from './session-token';
+import type { ApiEnv } from './deps';
 
 export async function startSession(c: Context<ApiEnv>, user: UserRecord): Promise<void> {
   const { deps } = c.var;
