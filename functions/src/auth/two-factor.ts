@@ -1,15 +1,20 @@
 // Two-factor authentication with TOTP (RFC 6238: 30 s steps, 6 digits, one step of drift each way).
 // A used time step is recorded so the same code is not accepted twice.
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { ApiDeps, ApiEnv } from '../api/deps';
 import { isSecureRequest } from '../http/public-origin';
-import { type Db, epochSeconds, isConditionFailure } from '../store/db';
-import { mfaPendingKey, totpStepKey } from '../store/keys';
+import { type Db, epochSeconds } from '../store/db';
+import {
+  burnTotpStep,
+  countWrongCode,
+  getMfaPending,
+  putMfaPending,
+  takeMfaPending,
+} from '../store/two-factor';
 import type { UserRecord } from '../store/users';
 import { open, seal } from './secret-box';
 
@@ -31,20 +36,7 @@ export async function verifyTotp(deps: ApiDeps, userId: string, sealedSecret: st
   // A TOTP result names the time step the code matched in: that step is burnt, not one from a second clock
   // read (which may already be the next step).
   if (!result.valid || !('timeStep' in result)) return false;
-  const timeStep = result.timeStep;
-  try {
-    await deps.db.doc.send(
-      new PutCommand({
-        TableName: deps.db.table,
-        Item: { ...totpStepKey(userId, timeStep), expiresAt: epochSeconds() + 300 },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
-  return true;
+  return burnTotpStep(deps.db, userId, result.timeStep);
 }
 
 export async function verifyTotpForLogin(deps: ApiDeps, user: UserRecord, token: string) {
@@ -61,13 +53,7 @@ export const MFA_MAX_WRONG_CODES = 5;
 export async function startMfaPending(c: Context<ApiEnv>, userId: string): Promise<void> {
   const { deps } = c.var;
   const id = randomBytes(32).toString('base64url');
-  await deps.db.doc.send(
-    new PutCommand({
-      TableName: deps.db.table,
-      Item: { ...mfaPendingKey(id), userId, wrong: 0, expiresAt: epochSeconds() + MFA_PENDING_SECONDS },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putMfaPending(deps.db, id, userId, epochSeconds() + MFA_PENDING_SECONDS);
   setCookie(c, PENDING_COOKIE, id, {
     httpOnly: true,
     sameSite: 'Strict',
@@ -81,52 +67,19 @@ export async function startMfaPending(c: Context<ApiEnv>, userId: string): Promi
 export async function readMfaPending(c: Context<ApiEnv>, userId: string): Promise<string | null> {
   const id = getCookie(c, PENDING_COOKIE);
   if (!id || id.length > 100) return null;
-  const { db } = c.var.deps;
-  const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: mfaPendingKey(id) }));
-  const item = res.Item;
+  const pending = await getMfaPending(c.var.deps.db, id);
   // The TTL deletes expired items only eventually: the expiry is checked here.
-  if (!item || item.userId !== userId || (item.expiresAt as number) <= epochSeconds()) return null;
+  if (!pending || pending.userId !== userId || pending.expiresAt <= epochSeconds()) return null;
   return id;
 }
 
 /** Counts a wrong code; the pending sign-in ends at the limit. False when no attempt was left. */
 export async function recordWrongCode(db: Db, id: string): Promise<boolean> {
-  try {
-    const res = await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: mfaPendingKey(id),
-        UpdateExpression: 'ADD wrong :one',
-        ConditionExpression: 'attribute_exists(pk) AND wrong < :max',
-        ExpressionAttributeValues: { ':one': 1, ':max': MFA_MAX_WRONG_CODES },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    if ((res.Attributes?.wrong as number) >= MFA_MAX_WRONG_CODES) {
-      await db.doc.send(new DeleteCommand({ TableName: db.table, Key: mfaPendingKey(id) }));
-    }
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return countWrongCode(db, id, MFA_MAX_WRONG_CODES);
 }
 
 /** Uses the pending sign-in up: true for exactly one of any concurrent callers. */
 export async function consumeMfaPending(c: Context<ApiEnv>, id: string): Promise<boolean> {
-  const { db } = c.var.deps;
   deleteCookie(c, PENDING_COOKIE, { path: '/api/login' });
-  try {
-    await db.doc.send(
-      new DeleteCommand({
-        TableName: db.table,
-        Key: mfaPendingKey(id),
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return takeMfaPending(c.var.deps.db, id);
 }
