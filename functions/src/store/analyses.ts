@@ -6,16 +6,18 @@ import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '
 import { queuePosition } from '@csp/shared/analyses/queue-position';
 import { auditPolicy, type PolicyAudit } from '@csp/shared/csp/audit';
 import type { PolicyFinding } from '@csp/shared/csp/finding';
-import type {
-  Analysis,
-  AnalysisStage,
-  CaptureSummary,
-  CrawlRequest,
-  CspRules,
-  PolicyBudget,
-  ResourceStats,
+import {
+  type Analysis,
+  type AnalysisStage,
+  analysisSchema,
+  type CaptureSummary,
+  type CrawlRequest,
+  type CspRules,
+  type PolicyBudget,
+  type ResourceStats,
 } from '@csp/shared/schemas/analysis';
-import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
+import { CRAWL_LIMITS, POLICY_TARGETS } from '@csp/shared/schemas/crawl-limits';
+import * as z from 'zod';
 import { AppError } from '../errors';
 import { detachBaseAnalysis } from './configurations';
 import {
@@ -40,6 +42,7 @@ import {
   nowIso,
 } from './db';
 import { newId } from './ids';
+import { itemReader } from './items';
 import {
   analysisIndexes,
   analysisKey,
@@ -50,33 +53,45 @@ import {
 import { queryPartition } from './query';
 import { newCheckpointId } from './run-token';
 
-export interface AnalysisRecord extends Analysis {
-  crawlRequest: CrawlRequest;
+/**
+ * A crawl request as stored: the fields of the validated request, not its input limits and URL checks (a
+ * limit changed later must not make stored analyses unreadable, and a list read need not parse every URL).
+ */
+const storedCrawlRequestSchema = z.object({
+  url: z.string().optional(),
+  urlList: z.array(z.string()).default([]),
+  sitemapContent: z.string().optional(),
+  maxPages: z.number(),
+  crawlDelay: z.number(),
+  userAgent: z.string().default(''),
+  headerBudget: z.number().default(CRAWL_LIMITS.headerBudget.default),
+  policyTarget: z.enum(POLICY_TARGETS).default('header'),
+}) satisfies z.ZodType<CrawlRequest>;
+
+/** An analysis as stored: what the API shows, and the crawler's bookkeeping. */
+const analysisRecordSchema = analysisSchema.extend({
+  crawlRequest: storedCrawlRequestSchema,
   /** The crawler run holding the analysis (its token's digest), and until when (epoch ms). */
-  runId: string | null;
+  runId: z.string().nullable(),
   /** Names the analysis' crawl state in the blob store; random, set by the first claim. */
-  checkpointId?: string;
-  leaseUntil: number | null;
+  checkpointId: z.string().optional(),
+  leaseUntil: z.number().nullable(),
   /** How many times a run was started (first delivery, continuations and retries). */
-  runs: number;
+  runs: z.number(),
   /** Why the last run gave up, for the dead-letter message. */
-  lastError?: string;
+  lastError: z.string().optional(),
   /** Waiting for a slot (stage 'queued'): a run will look again before this (epoch ms). */
-  queuedUntil?: number | null;
+  queuedUntil: z.number().nullable().optional(),
   /** Where the generated policy tells browsers to send reports (analyses of a domain). */
-  reportUri?: string | null;
+  reportUri: z.string().nullable().optional(),
   /** Pages taken from the user's daily budget at the start, and the UTC day they count on. */
-  pagesReserved?: number;
-  budgetDay?: string;
-}
+  pagesReserved: z.number().optional(),
+  budgetDay: z.string().optional(),
+});
+export type AnalysisRecord = z.infer<typeof analysisRecordSchema>;
 
-const INTERNAL = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'];
-
-function fromItem(item: Record<string, unknown>): AnalysisRecord {
-  const copy = { ...item };
-  for (const k of INTERNAL) delete copy[k];
-  return copy as unknown as AnalysisRecord;
-}
+/** The one place a stored item becomes an analysis. */
+export const analysisFromItem = itemReader(analysisRecordSchema);
 
 /** What the API shows: the analysis without the crawler's bookkeeping. */
 export function toAnalysis(r: AnalysisRecord): Analysis {
@@ -253,11 +268,11 @@ export async function getAnalysis(db: Db, id: string, consistent = false): Promi
       ...(consistent ? { ConsistentRead: true } : {}),
     }),
   );
-  return res.Item ? fromItem(res.Item) : null;
+  return res.Item ? analysisFromItem(res.Item) : null;
 }
 
 async function queryAll(db: Db, index: 'gsi1' | 'gsi2', partition: string, limit: number) {
-  return (await queryPartition(db, { index, partition, limit, newestFirst: true })).map(fromItem);
+  return (await queryPartition(db, { index, partition, limit, newestFirst: true })).map(analysisFromItem);
 }
 
 /** Newest first. Capped: the dashboard and the polling domain screen need the recent ones, not all history. */
@@ -303,7 +318,7 @@ export async function claimAnalysis(
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return fromItem(res.Attributes ?? {});
+    return analysisFromItem(res.Attributes ?? {});
   } catch (err) {
     if (isConditionFailure(err)) return null;
     throw err;
