@@ -40,7 +40,8 @@ import { createReportConsumer } from '../src/report-ingest/consumer';
 import { batchPut } from '../src/store/batch';
 import { createDb, type Db } from '../src/store/db';
 import { createDomain } from '../src/store/domains';
-import { counterItem, counterShard, hourOf, windowCounts, windowStats } from '../src/store/report-counts';
+import { windowCounts, windowStats } from '../src/store/report-count-windows';
+import { counterItem, counterShard, hourOf } from '../src/store/report-counts';
 import { ensureTable } from '../src/store/table';
 import type { LoadOptions, LoadResult } from './ingest-load';
 

@@ -3,7 +3,7 @@
 // the domain screen's progress box and the standalone panel; a percent that never moves backwards; a failure
 // met while polling; the truthful verification line with what remains blocked and 'Needs attention'; the
 // crawl coverage card, the policy findings and the header budget; and an older analysis without any of them.
-import { failAnalysis } from '@csp/functions/src/store/analyses';
+import { failAnalysis } from '@csp/functions/src/store/analysis-runs';
 import { registeredClient } from '@csp/functions/src/testing/api-server';
 import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import type { Domain } from '@csp/shared/schemas/domain';

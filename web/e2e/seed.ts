@@ -4,14 +4,13 @@
 // the header budget, and failed ones.
 import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type AnalysisRecord, createAnalysis } from '@csp/functions/src/store/analyses';
 import {
-  type AnalysisRecord,
   claimAnalysis,
   completeAnalysis,
-  createAnalysis,
   failAnalysis,
   updateProgress,
-} from '@csp/functions/src/store/analyses';
+} from '@csp/functions/src/store/analysis-runs';
 import type { Db } from '@csp/functions/src/store/db';
 import { recordScanStarted } from '@csp/functions/src/store/domains';
 import { analysisKey } from '@csp/functions/src/store/keys';

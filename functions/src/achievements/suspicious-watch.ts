@@ -3,16 +3,14 @@
 // latest crawl); each suspicious group (directive × code × sample) is remembered per domain, and the first
 // report of one tells the caller to restart its owner's week.
 import { createHash } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { groupDirective, groupSource, isCodeSource } from '@csp/shared/reports/group';
 import { type ReportGroupEvidence, suggestFromReports } from '@csp/shared/reports/suggestions';
 import type { Domain } from '@csp/shared/schemas/domain';
 import type { NormalizedReport } from '@csp/shared/schemas/report';
 import { listDomainAnalyses } from '../store/analyses';
-import { type Db, isConditionFailure } from '../store/db';
-import { suspiciousSeenKey } from '../store/keys';
+import type { Db } from '../store/db';
 import { getKnowledge } from '../store/knowledge';
-import { retentionExpiry } from '../store/reports';
+import { rememberSuspiciousGroup } from '../store/suspicious-watch';
 
 /** True when these reports hold a suspicious group the domain's reports never showed before. */
 export async function sawNewSuspiciousGroup(
@@ -55,23 +53,7 @@ export async function sawNewSuspiciousGroup(
     const verdicts = suggestFromReports([group], basis);
     if (!verdicts.some((v) => v.class === 'suspicious-inline')) continue;
     const hash = createHash('sha256').update(key).digest('base64url');
-    try {
-      await db.doc.send(
-        new PutCommand({
-          TableName: db.table,
-          // Kept as long as the reports that showed it: after that the group is news again.
-          Item: {
-            ...suspiciousSeenKey(domain.id, hash),
-            firstSeen: group.firstSeen,
-            expiresAt: retentionExpiry(Date.parse(group.firstSeen)),
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      fresh = true;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err; // seen before
-    }
+    if (await rememberSuspiciousGroup(db, domain.id, hash, group.firstSeen)) fresh = true;
   }
   return fresh;
 }

@@ -1,12 +1,11 @@
 // Proof-of-work (ALTCHA): HMAC-signed, expiring challenges; a solution is accepted once (a guard item keyed
 // by the challenge signature lives until the challenge expires).
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import * as z from 'zod';
 import { AppError } from '../errors';
-import { type Db, epochSeconds, isConditionFailure } from '../store/db';
-import { altchaGuardKey } from '../store/keys';
+import { markChallengeUsed } from '../store/altcha-challenges';
+import { type Db, epochSeconds } from '../store/db';
 
 export interface AltchaSettings {
   hmacKey: string;
@@ -71,18 +70,7 @@ export async function consumeAltcha(db: Db, s: AltchaSettings, payload: string |
   if (result.expired) throw new AppError(400, 'Security verification expired: please verify again');
   if (!result.verified) throw new AppError(400, 'Security verification failed: please verify again');
   const expiresAt = decoded.challenge.parameters.expiresAt ?? epochSeconds() + s.expireSeconds;
-  try {
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: { ...altchaGuardKey(decoded.challenge.signature), expiresAt: expiresAt + 60 },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  } catch (err) {
-    if (isConditionFailure(err)) {
-      throw new AppError(400, 'Security verification already used: please verify again');
-    }
-    throw err;
+  if (!(await markChallengeUsed(db, decoded.challenge.signature, expiresAt + 60))) {
+    throw new AppError(400, 'Security verification already used: please verify again');
   }
 }

@@ -2,10 +2,10 @@
 // re-authentication failures (per username, per client address with IPv6 by /64, per user for 2FA codes)
 // and invitations sent per day. An attempt is taken atomically before the secret is checked (a conditional
 // counter update, never a read then a write), so parallel guesses cannot exceed the limit; a successful
-// attempt is given back. Items expire with the window (TTL attribute expiresAt).
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Db, epochSeconds, isConditionFailure } from '../store/db';
-import { rateKey } from '../store/keys';
+// attempt is given back. Items expire with the window (TTL attribute expiresAt); store/rate-limits.ts holds
+// the counters.
+import { type Db, epochSeconds } from '../store/db';
+import { countInWindow, uncountInWindow } from '../store/rate-limits';
 
 export interface RateLimit {
   scope: string;
@@ -18,41 +18,14 @@ const windowOf = (l: RateLimit, now: number) => Math.floor(now / l.windowSeconds
 
 /** Takes one attempt from the window's allowance; false (and nothing counted) when none is left. */
 export async function takeAttempt(db: Db, l: RateLimit, now = epochSeconds()): Promise<boolean> {
-  const w = windowOf(l, now);
-  try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: rateKey(l.scope, l.subject, w),
-        UpdateExpression: 'ADD #c :one SET expiresAt = :exp',
-        ConditionExpression: 'attribute_not_exists(#c) OR #c < :max',
-        ExpressionAttributeNames: { '#c': 'count' },
-        ExpressionAttributeValues: { ':one': 1, ':max': l.max, ':exp': (w + 1) * l.windowSeconds + 60 },
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  const window = windowOf(l, now);
+  const expiresAt = (window + 1) * l.windowSeconds + 60;
+  return countInWindow(db, { scope: l.scope, subject: l.subject, window }, l.max, expiresAt);
 }
 
 /** Gives an attempt back (it succeeded, or another limit refused the request). */
 export async function refundAttempt(db: Db, l: RateLimit, now = epochSeconds()): Promise<void> {
-  await db.doc
-    .send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: rateKey(l.scope, l.subject, windowOf(l, now)),
-        UpdateExpression: 'ADD #c :minus',
-        ConditionExpression: '#c > :zero',
-        ExpressionAttributeNames: { '#c': 'count' },
-        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-      }),
-    )
-    .catch((err) => {
-      if (!isConditionFailure(err)) throw err;
-    });
+  await uncountInWindow(db, { scope: l.scope, subject: l.subject, window: windowOf(l, now) });
 }
 
 /**

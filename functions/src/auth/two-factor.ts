@@ -1,12 +1,17 @@
 // Two-factor authentication with TOTP (RFC 6238: 30 s steps, 6 digits, one step of drift each way).
 // A used time step is recorded so the same code is not accepted twice.
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { Secrets } from '../secrets';
-import { type Db, epochSeconds, isConditionFailure } from '../store/db';
-import { mfaPendingKey, totpStepKey } from '../store/keys';
+import { type Db, epochSeconds } from '../store/db';
+import {
+  burnTotpStep,
+  countWrongCode,
+  getMfaPending,
+  putMfaPending,
+  takeMfaPending,
+} from '../store/two-factor';
 import type { UserRecord } from '../store/users';
 import { open, seal } from './secret-box';
 
@@ -34,20 +39,7 @@ export async function verifyTotp(deps: TotpDeps, userId: string, sealedSecret: s
   // A TOTP result names the time step the code matched in: that step is burnt, not one from a second clock
   // read (which may already be the next step).
   if (!result.valid || !('timeStep' in result)) return false;
-  const timeStep = result.timeStep;
-  try {
-    await deps.db.doc.send(
-      new PutCommand({
-        TableName: deps.db.table,
-        Item: { ...totpStepKey(userId, timeStep), expiresAt: epochSeconds() + 300 },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
-  return true;
+  return burnTotpStep(deps.db, userId, result.timeStep);
 }
 
 export async function verifyTotpForLogin(deps: TotpDeps, user: UserRecord, token: string) {
@@ -63,62 +55,25 @@ export const MFA_MAX_WRONG_CODES = 5;
 /** Stores a pending sign-in for the user; answers its id, which the API puts in the cookie. */
 export async function startMfaPending(db: Db, userId: string): Promise<string> {
   const id = randomBytes(32).toString('base64url');
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: { ...mfaPendingKey(id), userId, wrong: 0, expiresAt: epochSeconds() + MFA_PENDING_SECONDS },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putMfaPending(db, id, userId, epochSeconds() + MFA_PENDING_SECONDS);
   return id;
 }
 
 /** The id of this client's live pending sign-in for the user, or null (none, expired, someone else's). */
 export async function readMfaPending(db: Db, id: string | undefined, userId: string): Promise<string | null> {
   if (!id || id.length > 100) return null;
-  const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: mfaPendingKey(id) }));
-  const item = res.Item;
+  const pending = await getMfaPending(db, id);
   // The TTL deletes expired items only eventually: the expiry is checked here.
-  if (!item || item.userId !== userId || (item.expiresAt as number) <= epochSeconds()) return null;
+  if (!pending || pending.userId !== userId || pending.expiresAt <= epochSeconds()) return null;
   return id;
 }
 
 /** Counts a wrong code; the pending sign-in ends at the limit. False when no attempt was left. */
 export async function recordWrongCode(db: Db, id: string): Promise<boolean> {
-  try {
-    const res = await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: mfaPendingKey(id),
-        UpdateExpression: 'ADD wrong :one',
-        ConditionExpression: 'attribute_exists(pk) AND wrong < :max',
-        ExpressionAttributeValues: { ':one': 1, ':max': MFA_MAX_WRONG_CODES },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    if ((res.Attributes?.wrong as number) >= MFA_MAX_WRONG_CODES) {
-      await db.doc.send(new DeleteCommand({ TableName: db.table, Key: mfaPendingKey(id) }));
-    }
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return countWrongCode(db, id, MFA_MAX_WRONG_CODES);
 }
 
 /** Uses the pending sign-in up: true for exactly one of any concurrent callers. */
 export async function consumeMfaPending(db: Db, id: string): Promise<boolean> {
-  try {
-    await db.doc.send(
-      new DeleteCommand({
-        TableName: db.table,
-        Key: mfaPendingKey(id),
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return takeMfaPending(db, id);
 }

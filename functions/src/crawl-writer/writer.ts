@@ -7,7 +7,8 @@
 import { judgeRun } from '@csp/shared/analyses/outcome';
 import { recordAchievementEvent } from '../achievements/record';
 import type { Logger } from '../logger';
-import { completeAnalysis, failAnalysis, getAnalysis, updateProgress } from '../store/analyses';
+import { getAnalysis } from '../store/analyses';
+import { completeAnalysis, failAnalysis, updateProgress } from '../store/analysis-runs';
 import type { Db } from '../store/db';
 import { putKnowledge, unpackKnowledge } from '../store/knowledge';
 import { runTokenDigest } from '../store/run-token';

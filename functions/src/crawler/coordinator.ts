@@ -13,7 +13,8 @@ import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent } from 'aws-lambda
 import { errorFields, type Logger } from '../logger';
 import { crawlMessageSchema } from '../queue/message';
 import type { AnalysisQueue } from '../queue/queue';
-import { claimAnalysis, getAnalysis, queueAnalysis, releaseAnalysis } from '../store/analyses';
+import { getAnalysis } from '../store/analyses';
+import { claimAnalysis, queueAnalysis, releaseAnalysis } from '../store/analysis-runs';
 import type { Db } from '../store/db';
 import { acquireRunSlot, releaseRunSlot } from '../store/run-slots';
 import { newRunToken, runTokenDigest } from '../store/run-token';

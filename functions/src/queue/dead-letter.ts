@@ -2,7 +2,8 @@
 // nothing is left "running" forever. In AWS this is the handler of the dead-letter queue.
 import type { SQSEvent } from 'aws-lambda';
 import type { Logger } from '../logger';
-import { failAnalysis, getAnalysis } from '../store/analyses';
+import { getAnalysis } from '../store/analyses';
+import { failAnalysis } from '../store/analysis-runs';
 import type { Db } from '../store/db';
 import { crawlMessageSchema } from './message';
 

@@ -1,28 +1,22 @@
 // Achievements (spec section 3): what a user has unlocked, and the counters that unlock them. The catalogue
 // and the rule live in shared/achievements; this is their storage.
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AchievementDefinition, Counters, Rarity } from '@csp/shared/achievements/catalogue';
+import {
+  type Achievement,
+  type AchievementDefinition,
+  achievementSchema,
+  type Counters,
+  countersSchema,
+} from '@csp/shared/achievements/catalogue';
 import { type Db, isConditionFailure, nowIso } from './db';
 import { newId } from './ids';
+import { itemReader } from './items';
 import { achievementCountersKey, achievementKey, achievementPrefix } from './keys';
 
-export interface AchievementRecord {
-  id: string;
-  userId: string;
-  type: string;
-  title: string;
-  description: string;
-  icon: string;
-  rarity: Rarity;
-  points: number;
-  metadata: Record<string, unknown>;
-  unlockedAt: string;
-  createdAt: string;
-  /** The overlay showed it (it is shown once per unlock). */
-  seen: boolean;
-}
+const fromItem = itemReader(achievementSchema);
+const countersFromItem = itemReader(countersSchema);
 
-export async function listUserAchievements(db: Db, userId: string): Promise<AchievementRecord[]> {
+export async function listUserAchievements(db: Db, userId: string): Promise<Achievement[]> {
   const { pk, skPrefix } = achievementPrefix(userId);
   const res = await db.doc.send(
     new QueryCommand({
@@ -31,9 +25,7 @@ export async function listUserAchievements(db: Db, userId: string): Promise<Achi
       ExpressionAttributeValues: { ':p': pk, ':s': skPrefix },
     }),
   );
-  return (res.Items ?? [])
-    .map(({ pk: _p, sk: _s, ...rest }) => ({ seen: true, ...rest }) as AchievementRecord)
-    .sort((a, b) => b.unlockedAt.localeCompare(a.unlockedAt));
+  return (res.Items ?? []).map(fromItem).sort((a, b) => b.unlockedAt.localeCompare(a.unlockedAt));
 }
 
 export interface CounterChange {
@@ -83,20 +75,18 @@ export async function updateCounters(db: Db, userId: string, change: CounterChan
       ReturnValues: 'ALL_NEW',
     }),
   );
-  const { pk: _p, sk: _s, ...counters } = res.Attributes ?? {};
-  return counters as Counters;
+  return countersFromItem(res.Attributes ?? {});
 }
 
 export async function getCounters(db: Db, userId: string): Promise<Counters> {
   const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: achievementCountersKey(userId) }));
-  const { pk: _p, sk: _s, ...counters } = res.Item ?? {};
-  return counters as Counters;
+  return countersFromItem(res.Item ?? {});
 }
 
 /** Records an unlock once (a concurrent second unlock of the same type writes nothing). */
 export async function putUnlock(db: Db, userId: string, a: AchievementDefinition): Promise<boolean> {
   const now = nowIso();
-  const record: AchievementRecord = {
+  const record: Achievement = {
     id: newId(),
     userId,
     type: a.type,

@@ -2,10 +2,21 @@
 // a page, never a Scan), with an opaque cursor that can only continue the same list; and their totals.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
+import { analysisFromItem } from './analyses';
 import type { Db } from './db';
+import { domainFromItem } from './domains';
 import { TYPE_PARTITIONS } from './keys';
+import { userFromItem } from './users';
 
 export type EntityType = keyof typeof TYPE_PARTITIONS;
+
+/** How each listed type's items are read. */
+const READERS = {
+  user: userFromItem,
+  domain: domainFromItem,
+  analysis: analysisFromItem,
+} as const satisfies Record<EntityType, unknown>;
+type EntityOf<T extends EntityType> = ReturnType<(typeof READERS)[T]>;
 
 export class InvalidAdminCursorError extends Error {}
 
@@ -21,11 +32,11 @@ function decodeCursor(cursor: string, type: EntityType): Record<string, string> 
   }
 }
 
-export async function listTypePage(
+export async function listTypePage<T extends EntityType>(
   db: Db,
-  type: EntityType,
+  type: T,
   opts: { limit: number; cursor?: string | undefined },
-): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null }> {
+): Promise<{ items: EntityOf<T>[]; nextCursor: string | null }> {
   const res = await db.doc.send(
     new QueryCommand({
       TableName: db.table,
@@ -39,7 +50,7 @@ export async function listTypePage(
   );
   const last = res.LastEvaluatedKey;
   return {
-    items: res.Items ?? [],
+    items: (res.Items ?? []).map((item) => READERS[type](item) as EntityOf<T>),
     nextCursor: last ? Buffer.from(JSON.stringify(last)).toString('base64url') : null,
   };
 }

@@ -2,21 +2,21 @@
 // configuration stores the audit of the policy it sends, computed by the caller when it is written.
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PolicyAudit } from '@csp/shared/csp/audit';
-import type { Configuration, ConfigurationBody } from '@csp/shared/schemas/configuration';
+import {
+  type Configuration,
+  type ConfigurationBody,
+  configurationSchema,
+} from '@csp/shared/schemas/configuration';
 import { batchDelete } from './batch';
 import { type Db, isConditionFailure, nowIso } from './db';
 import { newId } from './ids';
+import { itemReader } from './items';
 import { configurationIndexes, configurationKey, domainConfigurationsPartition } from './keys';
 import { queryPartition } from './query';
 import { updateFields } from './update-fields';
 
-const INTERNAL = ['pk', 'sk', 'gsi2pk', 'gsi2sk'];
-
-function fromItem(item: Record<string, unknown>): Configuration {
-  const copy = { ...item };
-  for (const k of INTERNAL) delete copy[k];
-  return copy as unknown as Configuration;
-}
+/** The one place a stored item becomes this entity. */
+export const configurationFromItem = itemReader(configurationSchema);
 
 export async function createConfiguration(
   db: Db,
@@ -45,7 +45,7 @@ export async function createConfiguration(
 
 export async function getConfiguration(db: Db, id: string): Promise<Configuration | null> {
   const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: configurationKey(id) }));
-  return res.Item ? fromItem(res.Item) : null;
+  return res.Item ? configurationFromItem(res.Item) : null;
 }
 
 const BODY_FIELDS = [
@@ -73,7 +73,7 @@ export async function updateConfiguration(
   const fields: Record<string, unknown> = { audit };
   for (const field of BODY_FIELDS) fields[field] = body[field];
   const item = await updateFields(db, configurationKey(id), fields);
-  return item ? fromItem(item) : null;
+  return item ? configurationFromItem(item) : null;
 }
 
 export async function deleteConfiguration(db: Db, id: string): Promise<void> {
@@ -86,7 +86,7 @@ export async function listDomainConfigurations(db: Db, domainId: string): Promis
     index: 'gsi2',
     partition: domainConfigurationsPartition(domainId),
   });
-  return items.map(fromItem);
+  return items.map(configurationFromItem);
 }
 
 export async function countDomainConfigurations(db: Db, domainId: string): Promise<number> {

@@ -11,7 +11,9 @@
 //   crawl did not use. The counter expires two days after its day.
 import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
+import * as z from 'zod';
 import { conflictBackoff, type Db, epochSeconds, isTransactionConflict } from './db';
+import { itemReader } from './items';
 import { analysisKey, dailyPagesKey, waitingAnalysesKey } from './keys';
 
 export const MAX_WAITING_ANALYSES = CRAWL_LIMITS.waitingAnalysesPerUser;
@@ -137,19 +139,23 @@ export async function refundPages(db: Db, userId: string, day: string, pages: nu
     });
 }
 
+/** The day's page counter and the waiting map, as stored (an item exists once something was counted). */
+const dailyPagesFromItem = itemReader(z.object({ pagesReserved: z.number().default(0) }));
+const waitingFromItem = itemReader(z.object({ waiting: z.record(z.string(), z.number()).default({}) }));
+
 /** Pages the user's analyses reserved today. */
 export async function pagesReservedToday(db: Db, userId: string, now = Date.now()): Promise<number> {
   const res = await db.doc.send(
     new GetCommand({ TableName: db.table, Key: dailyPagesKey(userId, budgetDay(now)), ConsistentRead: true }),
   );
-  return (res.Item?.pagesReserved as number | undefined) ?? 0;
+  return res.Item ? dailyPagesFromItem(res.Item).pagesReserved : 0;
 }
 
 async function readWaiting(db: Db, userId: string): Promise<Record<string, number>> {
   const res = await db.doc.send(
     new GetCommand({ TableName: db.table, Key: waitingAnalysesKey(userId), ConsistentRead: true }),
   );
-  return (res.Item?.waiting as Record<string, number> | undefined) ?? {};
+  return res.Item ? waitingFromItem(res.Item).waiting : {};
 }
 
 /** The ids of the user's waiting analyses, oldest first (ids sort by creation time). */

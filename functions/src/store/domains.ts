@@ -1,11 +1,17 @@
 // Domains: a user's websites. Each has a public uuid (used in report-uri), looked up through a ref item.
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Domain, DomainCreateInput, DomainUpdateInput } from '@csp/shared/schemas/domain';
+import {
+  type Domain,
+  type DomainCreateInput,
+  type DomainUpdateInput,
+  domainSchema,
+} from '@csp/shared/schemas/domain';
 import { batchDelete } from './batch';
 import { deleteDomainConfigurations } from './configurations';
 import { reconcileWaiting } from './crawl-quota';
 import { type Db, nowIso } from './db';
 import { newId, newUuid } from './ids';
+import { itemReader } from './items';
 import {
   domainAnalysesPartition,
   domainIndexes,
@@ -18,10 +24,8 @@ import { queryPartition } from './query';
 import { type ReportClearDeps, requestReportClear } from './report-clear';
 import { updateFields } from './update-fields';
 
-const strip = (item: Record<string, unknown>): Domain => {
-  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, gsi3pk: _e, gsi3sk: _f, ...rest } = item;
-  return rest as unknown as Domain;
-};
+/** The one place a stored item becomes this entity. */
+export const domainFromItem = itemReader(domainSchema);
 
 export async function createDomain(db: Db, userId: string, input: DomainCreateInput): Promise<Domain> {
   const id = newId();
@@ -63,7 +67,7 @@ export async function createDomain(db: Db, userId: string, input: DomainCreateIn
 
 export async function getDomain(db: Db, id: string): Promise<Domain | null> {
   const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: domainKey(id) }));
-  return res.Item ? strip(res.Item) : null;
+  return res.Item ? domainFromItem(res.Item) : null;
 }
 
 export async function getDomainByUuid(db: Db, uuid: string): Promise<Domain | null> {
@@ -77,7 +81,7 @@ export async function listUserDomains(db: Db, userId: string): Promise<Domain[]>
     partition: userDomainsPartition(userId),
     newestFirst: true,
   });
-  return items.map(strip);
+  return items.map(domainFromItem);
 }
 
 export async function recordScanStarted(db: Db, id: string): Promise<void> {
@@ -95,7 +99,7 @@ export async function recordScanStarted(db: Db, id: string): Promise<void> {
 /** Changes a domain's fields; null when it no longer exists. */
 export async function updateDomain(db: Db, id: string, input: DomainUpdateInput): Promise<Domain | null> {
   const item = await updateFields(db, domainKey(id), input);
-  return item ? strip(item) : null;
+  return item ? domainFromItem(item) : null;
 }
 
 /**

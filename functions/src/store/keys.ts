@@ -67,7 +67,7 @@ export const achievementCountersKey = (userId: string) => ({
 /** A solved proof-of-work challenge, kept until it expires so it is accepted once. */
 export const altchaGuardKey = (signature: string) => ({ pk: `ALTCHA#${signature}`, sk: 'USED' });
 
-/** Fixed-window counters (auth/rate-limit.ts): sign-in and re-authentication failures, invitations sent per day. */
+/** Fixed-window counters (store/rate-limits.ts, their rules in auth/rate-limit.ts): sign-in and re-authentication failures, invitations sent per day. */
 export const ratePartition = (scope: string, subject: string) => `RATE#${scope}#${subject}`;
 export const rateKey = (scope: string, subject: string, window: number) => ({
   pk: ratePartition(scope, subject),

@@ -12,11 +12,13 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { ReportClearJob, ReportClearMessage } from '@csp/shared/schemas/report';
+import * as z from 'zod';
 import { AppError } from '../errors';
 import { errorFields, type Logger } from '../logger';
 import type { DurableQueue } from '../queue/queue';
 import { batchDelete } from './batch';
 import { type Db, epochSeconds, isConditionFailure } from './db';
+import { itemReader } from './items';
 import {
   domainKey,
   domainReportsPartition,
@@ -74,20 +76,22 @@ function partitions(domainId: string): Partition[] {
 /** Where the API and the consumer send clear messages: the report queue. */
 export type ReportClearQueue = DurableQueue<ReportClearMessage>;
 
-interface JobItem {
+const jobItemSchema = z.object({
   /** Which clearing this is: a message of an earlier, finished one does nothing to it. */
-  jobId: string;
-  state: 'running' | 'done';
+  jobId: z.string(),
+  state: z.enum(['running', 'done']),
   /** Index into partitions(); the last key read there (a query's LastEvaluatedKey). */
-  partitionAt: number;
-  resumeKey?: Record<string, unknown> | null;
-  deleted: number;
-  startedAt: string;
-  finishedAt?: string | null;
-  leaseUntil?: number;
+  partitionAt: z.number(),
+  resumeKey: z.record(z.string(), z.unknown()).nullable().optional(),
+  deleted: z.number(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable().optional(),
+  leaseUntil: z.number().optional(),
   /** When a clear message was last sent for the job or took its lease (ms). */
-  chainAt: number;
-}
+  chainAt: z.number(),
+});
+type JobItem = z.infer<typeof jobItemSchema>;
+const jobFromItem = itemReader(jobItemSchema);
 
 function view(domainId: string, item: JobItem): ReportClearJob {
   const list = partitions(domainId);
@@ -104,7 +108,7 @@ async function getJob(db: Db, domainId: string): Promise<JobItem | null> {
   const res = await db.doc.send(
     new GetCommand({ TableName: db.table, Key: reportClearKey(domainId), ConsistentRead: true }),
   );
-  return (res.Item as JobItem | undefined) ?? null;
+  return res.Item ? jobFromItem(res.Item) : null;
 }
 
 export async function getReportClear(db: Db, domainId: string): Promise<ReportClearJob | null> {
@@ -231,7 +235,7 @@ async function takeLease(db: Db, domainId: string, jobId?: string): Promise<JobI
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return res.Attributes as JobItem;
+    return jobFromItem(res.Attributes ?? {});
   } catch (err) {
     if (isConditionFailure(err)) return null;
     throw err;

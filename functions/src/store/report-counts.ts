@@ -1,21 +1,19 @@
 // Exact report counts: per directive × blocked source × hour (sharded by group), per domain and hour
 // (received, kept, dropped), and the double-delivery guard. The consumer changes them only through
-// applyCounts, one transaction per chunk, so counts and the guard move together or not at all.
+// applyCounts, one transaction per chunk, so counts and the guard move together or not at all. The owner's
+// reads of a window of them are report-count-windows.ts'.
 import { createHash } from 'node:crypto';
-import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DROP_REASONS, type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
-import type { DropCounts, ReportGroupCount } from '@csp/shared/schemas/report';
-import * as z from 'zod';
+import type { DropCounts } from '@csp/shared/schemas/report';
 import { batchGet } from './batch';
 import { type Db, epochSeconds } from './db';
 import {
   parseReportCountSk,
   reportCountKey,
-  reportCountPartition,
   reportGuardKey,
   reportOtherCountKey,
   reportStatsKey,
-  reportStatsPartition,
 } from './keys';
 import { retentionExpiry } from './reports';
 
@@ -68,10 +66,6 @@ export interface GuardDelta {
   /** Tokens of redelivered messages: the write fails if one is already there. */
   checked: string[];
 }
-
-const statsItemSchema = z
-  .object({ sk: z.string(), received: z.number().default(0), kept: z.number().default(0) })
-  .catchall(z.unknown());
 
 const droppedAttribute = (reason: DropReason) => `d_${reason.replace(/-/g, '_')}`;
 
@@ -234,44 +228,6 @@ export async function applyCounts(
   await db.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
 }
 
-const hourRange = (fromHour: string, toHour: string) => ({
-  cond: 'sk BETWEEN :from AND :to',
-  values: { ':from': fromHour, ':to': `${toHour}\uffff` },
-});
-
-async function queryAll(
-  db: Db,
-  pk: string,
-  fromHour: string,
-  toHour: string,
-  projection?: { expression: string },
-) {
-  const r = hourRange(fromHour, toHour);
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        KeyConditionExpression: `pk = :p AND ${r.cond}`,
-        ExpressionAttributeValues: { ':p': pk, ...r.values },
-        ...(projection ? { ProjectionExpression: projection.expression } : {}),
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(res.Items ?? []));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
-export interface WindowCounts {
-  /** Every group counted individually, most reported first. */
-  groups: ReportGroupCount[];
-  /** Reports of sources beyond an hour's cap of new groups: counted in total only. */
-  overCap: number;
-}
-
 /**
  * A counter's key, and the text its key holds only as a digest (a long or odd directive or source): kept as
  * `dtext` / `stext`, the source cut to REPORT_LIMITS.maxGroupSourceChars. Everything else about a counter is
@@ -297,99 +253,6 @@ export function counterItem(domainId: string, g: CounterDelta): Record<string, u
     ls: Date.parse(g.lastSeen),
     expiresAt: retentionExpiry(hourStartMs(g.hour)),
   };
-}
-
-/** Exact counts per group over the hours given (one Query per shard), most reported first. */
-export async function windowCounts(
-  db: Db,
-  domainId: string,
-  fromHour: string,
-  toHour: string,
-): Promise<WindowCounts> {
-  const shards = Array.from({ length: REPORT_LIMITS.counterShards }, (_, s) => s);
-  const items = (
-    await Promise.all(
-      shards.map((s) =>
-        queryAll(db, reportCountPartition(domainId, s), fromHour, toHour, COUNTER_PROJECTION),
-      ),
-    )
-  ).flat();
-  // Keyed by the sort key without its hour: the group's bounded identity (a long source is a digest there).
-  const groups = new Map<
-    string,
-    { directive: string; source: string; count: number; fs: number; ls: number }
-  >();
-  let overCap = 0;
-  for (const item of items) {
-    const hits = Number(item.hits ?? 0);
-    if (!(hits > 0)) continue;
-    const sk = String(item.sk);
-    if (sk.endsWith('~OTHER')) {
-      overCap += hits;
-      continue;
-    }
-    const parsed = parseReportCountSk(sk);
-    if (!parsed) continue;
-    const key = sk.slice(14);
-    const fs = Number(item.fs);
-    const ls = Number(item.ls);
-    const g = groups.get(key);
-    if (!g) {
-      groups.set(key, {
-        directive: parsed.directive ?? String(item.dtext ?? ''),
-        source: parsed.source ?? String(item.stext ?? ''),
-        count: hits,
-        fs,
-        ls,
-      });
-      continue;
-    }
-    g.count += hits;
-    if (fs < g.fs) g.fs = fs;
-    if (ls > g.ls) g.ls = ls;
-  }
-  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return {
-    groups: [...groups.values()]
-      .sort((a, b) => b.count - a.count || order(a.directive, b.directive) || order(a.source, b.source))
-      .map((g) => ({
-        directive: g.directive,
-        source: g.source,
-        count: g.count,
-        firstSeen: new Date(g.fs).toISOString(),
-        lastSeen: new Date(g.ls).toISOString(),
-      })),
-    overCap,
-  };
-}
-
-/** What a window's counts are read with: the key, the hits, the first and last report (and rare texts). */
-const COUNTER_PROJECTION = { expression: 'sk, hits, fs, ls, dtext, stext' };
-
-export interface HourStats {
-  hour: string;
-  received: number;
-  stored: number;
-  dropped: DropCounts;
-}
-
-/** Received, kept and dropped per hour over the hours given: one Query. */
-export async function windowStats(
-  db: Db,
-  domainId: string,
-  fromHour: string,
-  toHour: string,
-): Promise<HourStats[]> {
-  const items = await queryAll(db, reportStatsPartition(domainId), fromHour, toHour);
-  return items.map((raw) => {
-    const item = statsItemSchema.parse(raw);
-    const dropped: DropCounts = {};
-    for (const [k, v] of Object.entries(item)) {
-      if (!k.startsWith('d_') || typeof v !== 'number' || v <= 0) continue;
-      dropped[k.slice(2).replace(/_/g, '-') as DropReason] = v;
-    }
-    return { hour: item.sk, received: Math.max(0, item.received), stored: Math.max(0, item.kept), dropped };
-  });
 }
 
 /** A deleted report leaves the counts too (the counter never goes below zero). */

@@ -5,8 +5,10 @@
 // cannot both take the last slot. A conflict is retried with the fresh item.
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
+import * as z from 'zod';
 import { releaseWaiting } from './crawl-quota';
 import { type Db, epochSeconds, isConditionFailure } from './db';
+import { itemReader } from './items';
 import { runSlotsKey } from './keys';
 
 export const MAX_RUNNING_ANALYSES_PER_USER = CRAWL_LIMITS.runningAnalysesPerUser;
@@ -14,17 +16,19 @@ const MAX_TRIES = 8;
 /** The item outlives its last lease by a day, then TTL removes it. */
 const TTL_AFTER_LEASE_S = 24 * 60 * 60;
 
-interface SlotsItem {
-  holders: Record<string, number>;
-  version: number;
-}
+const slotsItemSchema = z.object({
+  holders: z.record(z.string(), z.number()),
+  version: z.number(),
+});
+type SlotsItem = z.infer<typeof slotsItemSchema>;
+const slotsFromItem = itemReader(slotsItemSchema);
 
 async function readSlots(db: Db, userId: string): Promise<SlotsItem> {
   const res = await db.doc.send(
     new GetCommand({ TableName: db.table, Key: runSlotsKey(userId), ConsistentRead: true }),
   );
-  const item = res.Item as Partial<SlotsItem> | undefined;
-  return { holders: item?.holders ?? {}, version: item?.version ?? 0 };
+  // A user who never ran an analysis has no item yet: no holders, version 0.
+  return res.Item ? slotsFromItem(res.Item) : { holders: {}, version: 0 };
 }
 
 /** Writes `holders` if the item is still at `version`; false when another writer came first. */

@@ -1,20 +1,26 @@
 // Sessions (the spec's auth_sessions: sid, sess, expire). The cookie only names a session; this item decides
 // whether it is alive, so logout, password change and account deletion revoke it at once.
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
 import { batchDelete } from './batch';
 import { type Db, epochSeconds, nowIso } from './db';
+import { itemReader } from './items';
 import { sessionIndexes, sessionKey, userSessionsPartition } from './keys';
 import { queryPartition } from './query';
 
-export interface SessionRecord {
-  sid: string;
-  userId: string;
+const sessionRecordSchema = z.object({
+  sid: z.string(),
+  userId: z.string(),
   /** Free-form session data (the spec's `sess`). */
-  sess: Record<string, unknown>;
+  sess: z.record(z.string(), z.unknown()),
   /** Expiry, epoch seconds (the spec's `expire`; also the table's TTL attribute). */
-  expiresAt: number;
-  createdAt: string;
-}
+  expiresAt: z.number(),
+  createdAt: z.string(),
+});
+export type SessionRecord = z.infer<typeof sessionRecordSchema>;
+
+/** The one place a stored item becomes a session. */
+export const sessionFromItem = itemReader(sessionRecordSchema);
 
 export async function createSession(db: Db, s: Omit<SessionRecord, 'createdAt'>): Promise<SessionRecord> {
   const record = { ...s, createdAt: nowIso() };
@@ -31,15 +37,9 @@ export async function createSession(db: Db, s: Omit<SessionRecord, 'createdAt'>)
 /** The live session, or null. TTL deletion is lazy (up to days in AWS), so expiry is checked here too. */
 export async function getSession(db: Db, sid: string): Promise<SessionRecord | null> {
   const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: sessionKey(sid) }));
-  const item = res.Item as SessionRecord | undefined;
-  if (!item || item.expiresAt <= epochSeconds()) return null;
-  return {
-    sid: item.sid,
-    userId: item.userId,
-    sess: item.sess,
-    expiresAt: item.expiresAt,
-    createdAt: item.createdAt,
-  };
+  const session = res.Item ? sessionFromItem(res.Item) : null;
+  if (!session || session.expiresAt <= epochSeconds()) return null;
+  return session;
 }
 
 export async function deleteSession(db: Db, sid: string): Promise<void> {

@@ -19,7 +19,8 @@ import {
 import { queryPartition, queryTable } from './query';
 import type { ReportClearDeps } from './report-clear';
 import { deleteUserSessions } from './sessions';
-import { deleteTeam, getTeam, INVITATION_RATE_SCOPES, removeMember } from './teams';
+import { INVITATION_RATE_SCOPES } from './team-invitations';
+import { deleteTeam, getTeam, removeMember } from './teams';
 import { deleteUserRecord, type UserRecord } from './users';
 
 export async function deleteUserCascade(deps: ReportClearDeps, user: UserRecord): Promise<void> {

@@ -1,21 +1,25 @@
 // Users: unique username and email enforced by guard items written in one transaction with the user.
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { PublicUser, Role } from '@csp/shared/schemas/auth';
+import { type PublicUser, publicUserSchema, type Role } from '@csp/shared/schemas/auth';
+import * as z from 'zod';
 import { AppError } from '../errors';
 import { type Db, failedConditionIndexes, isConditionFailure, nowIso } from './db';
 import { newId } from './ids';
+import { itemReader } from './items';
 import { emailGuardKey, userIndexes, userKey, usernameGuardKey } from './keys';
 
 /** Refusal of an email address that has an account already: generic, so it cannot be used to probe. */
 export const EMAIL_NOT_USABLE = 'Please try again with different details.';
 
-export interface UserRecord extends PublicUser {
-  passwordHash: string;
+/** A user as stored: what the client sees, and what never leaves the server. */
+const userRecordSchema = publicUserSchema.extend({
+  passwordHash: z.string(),
   /** AES-256-GCM ciphertext of the TOTP secret (see auth/secret-box.ts); never leaves the server. */
-  twoFactorSecret: string | null;
+  twoFactorSecret: z.string().nullable(),
   /** When they joined their team (set with teamId, see store/teams.ts). */
-  teamJoinedAt?: string | null;
-}
+  teamJoinedAt: z.string().nullable().optional(),
+});
+export type UserRecord = z.infer<typeof userRecordSchema>;
 
 export function toPublicUser(u: UserRecord): PublicUser {
   return {
@@ -32,10 +36,8 @@ export function toPublicUser(u: UserRecord): PublicUser {
   };
 }
 
-function fromItem(item: Record<string, unknown>): UserRecord {
-  const { pk: _pk, sk: _sk, gsi2pk: _t, gsi2sk: _j, gsi3pk: _g, gsi3sk: _s, ...rest } = item;
-  return rest as unknown as UserRecord;
-}
+/** The one place a stored item becomes this entity. */
+export const userFromItem = itemReader(userRecordSchema);
 
 export async function createUser(
   db: Db,
@@ -89,7 +91,7 @@ export async function createUser(
 
 export async function getUser(db: Db, id: string): Promise<UserRecord | null> {
   const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: userKey(id) }));
-  return res.Item ? fromItem(res.Item) : null;
+  return res.Item ? userFromItem(res.Item) : null;
 }
 
 export async function getUserByUsername(db: Db, username: string): Promise<UserRecord | null> {
@@ -116,7 +118,7 @@ export async function updateUserFields(
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return fromItem(res.Attributes ?? {});
+  return userFromItem(res.Attributes ?? {});
 }
 
 /** Changes the email, moving its guard item in the same transaction so uniqueness holds. */

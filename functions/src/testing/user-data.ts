@@ -5,7 +5,8 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
 import { expect } from 'vitest';
 import type { LocalServer } from '../local/server';
-import { claimAnalysis, completeAnalysis, createAnalysis } from '../store/analyses';
+import { createAnalysis } from '../store/analyses';
+import { claimAnalysis, completeAnalysis } from '../store/analysis-runs';
 import { registeredClient } from './api-server';
 import { sendReport, until } from './reports';
 

@@ -24,19 +24,26 @@ export type Metric = (typeof METRICS)[number];
 /** Moments kept beside the counters (epoch ms), from which time-based metrics are derived. */
 export const TIME_MARKS = ['firstReportAt', 'lastSuspiciousAt'] as const;
 export type TimeMark = (typeof TIME_MARKS)[number];
-export type Counters = Partial<Record<Metric | TimeMark, number>>;
+/** A user's counters as stored: each metric and time mark, where there is one yet. */
+export const countersSchema = z.partialRecord(z.enum([...METRICS, ...TIME_MARKS]), z.number());
+export type Counters = z.infer<typeof countersSchema>;
 
-export interface AchievementDefinition {
-  type: string;
-  title: string;
-  description: string;
+/** What an achievement is, in the catalogue and in a user's unlocks alike. */
+const achievementInfoSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  description: z.string(),
   /** A lucide icon name. */
-  icon: string;
-  rarity: Rarity;
-  points: number;
+  icon: z.string(),
+  rarity: raritySchema,
+  points: z.number().int(),
+});
+
+/** An achievement of the catalogue: what it is, and the counter and target that unlock it. */
+export type AchievementDefinition = z.infer<typeof achievementInfoSchema> & {
   metric: Metric;
   target: number;
-}
+};
 
 export const ACHIEVEMENTS: readonly AchievementDefinition[] = [
   {
@@ -187,3 +194,23 @@ export const achievementProgressSchema = z.object({
   targetValue: z.number().int(),
 });
 export type AchievementProgress = z.infer<typeof achievementProgressSchema>;
+
+/** A user's unlock of an achievement, as stored and as the API answers it. */
+export const achievementSchema = achievementInfoSchema.extend({
+  id: z.string(),
+  userId: z.string(),
+  /** The target and metric it was unlocked at. */
+  metadata: z.record(z.string(), z.unknown()),
+  unlockedAt: z.string(),
+  createdAt: z.string(),
+  /** The overlay showed it (it is shown once per unlock); unlocks stored before the overlay count as shown. */
+  seen: z.boolean().default(true),
+});
+export type Achievement = z.infer<typeof achievementSchema>;
+
+export const achievementStatsSchema = z.object({
+  totalAchievements: z.number().int(),
+  totalPoints: z.number().int(),
+  rarityBreakdown: z.partialRecord(raritySchema, z.number().int()),
+});
+export type AchievementStats = z.infer<typeof achievementStatsSchema>;

@@ -9,29 +9,21 @@ import {
   adminListQuerySchema,
   roleChangeSchema,
 } from '@csp/shared/schemas/admin';
-import type { Domain } from '@csp/shared/schemas/domain';
 import { Hono } from 'hono';
 import type * as z from 'zod';
 import { AppError, notFound } from '../../errors';
 import { countType, type EntityType, InvalidAdminCursorError, listTypePage } from '../../store/admin-lists';
-import { type AnalysisRecord, deleteAnalysisCascade, getAnalysis, toAnalysis } from '../../store/analyses';
+import { deleteAnalysisCascade, getAnalysis, toAnalysis } from '../../store/analyses';
 import { deleteDomainCascade, getDomain } from '../../store/domains';
 import { deleteUserSessions } from '../../store/sessions';
 import { deleteUserCascade } from '../../store/user-cascade';
-import { getUser, toPublicUser, type UserRecord, updateUserFields } from '../../store/users';
+import { getUser, toPublicUser, updateUserFields } from '../../store/users';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireAdmin } from '../middleware/session';
 import { jsonBody, query } from '../validate';
 
-const INTERNAL = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'];
-function withoutKeys(item: Record<string, unknown>): Record<string, unknown> {
-  const copy = { ...item };
-  for (const k of INTERNAL) delete copy[k];
-  return copy;
-}
-
-async function page(
-  type: EntityType,
+async function page<T extends EntityType>(
+  type: T,
   q: z.output<typeof adminListQuerySchema>,
   db: ApiEnv['Variables']['deps']['db'],
 ) {
@@ -40,7 +32,7 @@ async function page(
       listTypePage(db, type, { limit: q.limit, cursor: q.cursor }),
       countType(db, type),
     ]);
-    return { items: items.map(withoutKeys), total, nextCursor };
+    return { items, total, nextCursor };
   } catch (err) {
     if (err instanceof InvalidAdminCursorError) throw new AppError(400, 'The cursor is not valid');
     throw err;
@@ -51,13 +43,13 @@ export const adminRoutes = new Hono<ApiEnv>()
   .use(requireAdmin)
   .get('/users', query(adminListQuerySchema), async (c) => {
     const p = await page('user', c.req.valid('query'), c.var.deps.db);
-    const body: AdminUserList = { ...p, items: p.items.map((u) => toPublicUser(u as unknown as UserRecord)) };
+    const body: AdminUserList = { ...p, items: p.items.map(toPublicUser) };
     return c.json(body);
   })
 
   .get('/domains', query(adminListQuerySchema), async (c) => {
     const p = await page('domain', c.req.valid('query'), c.var.deps.db);
-    const body: AdminDomainList = { ...p, items: p.items as unknown as Domain[] };
+    const body: AdminDomainList = { ...p, items: p.items };
     return c.json(body);
   })
 
@@ -65,7 +57,7 @@ export const adminRoutes = new Hono<ApiEnv>()
     const p = await page('analysis', c.req.valid('query'), c.var.deps.db);
     const body: AdminAnalysisList = {
       ...p,
-      items: p.items.map((a) => toAnalysis(a as unknown as AnalysisRecord)),
+      items: p.items.map(toAnalysis),
     };
     return c.json(body);
   })

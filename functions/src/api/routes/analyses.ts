@@ -8,12 +8,11 @@ import { errorFields } from '../../logger';
 import {
   type AnalysisRecord,
   createAnalysis,
-  failAnalysis,
-  failStale,
   getAnalysis,
   listUserAnalyses,
   toAnalysesWithPositions,
 } from '../../store/analyses';
+import { failAnalysis, failStale } from '../../store/analysis-runs';
 import { recordScanStarted } from '../../store/domains';
 import { accessTo, domainFor } from '../access';
 import type { ApiEnv } from '../deps';

@@ -4,7 +4,8 @@ import { domainCreateSchema, domainUpdateSchema } from '@csp/shared/schemas/doma
 import { Hono } from 'hono';
 import { recordAchievementEvent } from '../../achievements/record';
 import { notFound } from '../../errors';
-import { failStale, listDomainAnalyses, toAnalysesWithPositions } from '../../store/analyses';
+import { listDomainAnalyses, toAnalysesWithPositions } from '../../store/analyses';
+import { failStale } from '../../store/analysis-runs';
 import { createDomain, deleteDomainCascade, listUserDomains, updateDomain } from '../../store/domains';
 import { domainFor, type SeenDomain, teamOwnerOf } from '../access';
 import type { ApiEnv } from '../deps';

@@ -20,14 +20,8 @@ import { domainReportEndpoint } from '../../http/public-origin';
 import { listDomainAnalyses } from '../../store/analyses';
 import { getKnowledge } from '../../store/knowledge';
 import { pollReportClear, requestReportClear } from '../../store/report-clear';
-import {
-  counterShard,
-  hourOf,
-  hourStartMs,
-  uncountReport,
-  windowCounts,
-  windowStats,
-} from '../../store/report-counts';
+import { windowCounts, windowStats } from '../../store/report-count-windows';
+import { counterShard, hourOf, hourStartMs, uncountReport } from '../../store/report-counts';
 import {
   deleteReportItem,
   getReport,

@@ -21,21 +21,23 @@ import { errorFields } from '../../logger';
 import { invitationMail } from '../../mail/invitation-mail';
 import { sendMail } from '../../mail/mailer';
 import {
-  ALREADY_IN_TEAM,
-  acceptInvitation,
   createInvitation,
-  createTeam,
-  deleteTeam,
   getInvitation,
   getInvitationByToken,
-  getTeam,
   INVITATION_RATE_SCOPES,
   type InvitationRecord,
   invitationProblem,
   listTeamInvitations,
+  revokeInvitation,
+} from '../../store/team-invitations';
+import {
+  ALREADY_IN_TEAM,
+  acceptInvitation,
+  createTeam,
+  deleteTeam,
+  getTeam,
   listTeamMembers,
   removeMember,
-  revokeInvitation,
 } from '../../store/teams';
 import { getUser, updateUserFields } from '../../store/users';
 import type { ApiEnv } from '../deps';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../../local/server';
 import { ratePartition } from '../../store/keys';
 import { queryTable } from '../../store/query';
-import { INVITATION_RATE_SCOPES } from '../../store/teams';
+import { INVITATION_RATE_SCOPES } from '../../store/team-invitations';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 
 const DAY = 24 * 60 * 60;

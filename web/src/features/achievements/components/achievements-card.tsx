@@ -295,7 +295,6 @@ function LockedRow({ achievement }: { achievement: ReturnType<typeof lockedOf>[n
 }
 
 function AchievementRow({ achievement }: { achievement: Achievement }) {
-  const { progress } = achievement;
   return (
     <li className="flex gap-3 p-4">
       <AchievementIcon icon={achievement.icon} rarity={achievement.rarity} />
@@ -305,7 +304,6 @@ function AchievementRow({ achievement }: { achievement: Achievement }) {
           <RarityBadge rarity={achievement.rarity} />
         </div>
         <p className="text-sm text-muted-foreground">{achievement.description}</p>
-        {progress ? <ProgressLine title={achievement.title} progress={progress} /> : null}
         <span className="text-xs text-muted-foreground">Unlocked {formatDate(achievement.unlockedAt)}</span>
       </div>
       <span className="self-start text-sm font-semibold whitespace-nowrap text-amber-600 tabular-nums">

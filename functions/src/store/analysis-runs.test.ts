@@ -2,16 +2,15 @@
 import { randomBytes } from 'node:crypto';
 import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { createAnalysis, getAnalysis } from './analyses';
 import {
   claimAnalysis,
   completeAnalysis,
-  createAnalysis,
   failAnalysis,
   failStale,
-  getAnalysis,
   STALE_AFTER_LEASE_MS,
   updateProgress,
-} from './analyses';
+} from './analysis-runs';
 import { createDb, type Db } from './db';
 import { ensureTable } from './table';
 
