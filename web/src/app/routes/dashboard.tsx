@@ -5,6 +5,7 @@ import { Activity, ChartBar, Globe, ScanSearch, Settings, Shield, ShieldCheck, T
 import { Link } from 'react-router-dom';
 import { PageHeader } from '@/components/layouts/app-layout';
 import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
+import { GRADE_EXPLANATION } from '@/components/policy/policy-verdict';
 import { buttonVariants } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatTile } from '@/components/ui/stat-tile';
@@ -15,7 +16,6 @@ import { AchievementOverlay } from '@/features/achievements/components/achieveme
 import { AchievementsCard } from '@/features/achievements/components/achievements-card';
 import { useAnalyses } from '@/features/analyses/api/get-analyses';
 import { isActiveAnalysis } from '@/features/analyses/components/analysis-status-badge';
-import { GRADE_EXPLANATION } from '@/features/analyses/components/policy/policy-verdict';
 import { RecentActivityCard } from '@/features/analyses/components/recent-activity-card';
 import { securityScore } from '@/features/analyses/utils/security-score';
 import { useUser } from '@/features/auth/api/get-user';
