@@ -1,7 +1,7 @@
 // What the self-verification says about the policy handed out: it holds only when the verified pages saw no
 // violation and nothing remains blocked; anything else needs a person's attention before enforcing it.
 import type { Analysis, Verification } from '@csp/shared/schemas/analysis';
-import { countOf } from '@/lib/format';
+import { countOf } from '../../../lib/format';
 
 /** 0 violations and nothing remaining. */
 export function verificationHolds(v: Verification): boolean {
