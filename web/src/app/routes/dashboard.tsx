@@ -3,6 +3,7 @@
 import type { Grade } from '@csp/shared/csp/grade';
 import { Activity, ChartBar, Globe, ScanSearch, Settings, Shield, ShieldCheck, Trophy } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { isActiveAnalysis } from '@/components/analysis-status-badge';
 import { PageHeader } from '@/components/layouts/app-layout';
 import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
 import { GRADE_EXPLANATION } from '@/components/policy/policy-verdict';
@@ -15,7 +16,6 @@ import { useAchievements } from '@/features/achievements/api/get-achievements';
 import { AchievementOverlay } from '@/features/achievements/components/achievement-overlay';
 import { AchievementsCard } from '@/features/achievements/components/achievements-card';
 import { useAnalyses } from '@/features/analyses/api/get-analyses';
-import { isActiveAnalysis } from '@/features/analyses/components/analysis-status-badge';
 import { RecentActivityCard } from '@/features/analyses/components/recent-activity-card';
 import { securityScore } from '@/features/analyses/utils/security-score';
 import { useUser } from '@/features/auth/api/get-user';

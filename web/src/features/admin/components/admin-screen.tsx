@@ -4,6 +4,7 @@
 import type { PublicUser, Role } from '@csp/shared/schemas/auth';
 import { ShieldCheck, Trash2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
+import { AnalysisStatusBadge } from '@/components/analysis-status-badge';
 import { PageHeader } from '@/components/layouts/app-layout';
 import { BackLink } from '@/components/ui/back-link';
 import { Badge } from '@/components/ui/badge';
@@ -14,7 +15,6 @@ import { Select } from '@/components/ui/input';
 import { ListTable } from '@/components/ui/list-table';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { AnalysisStatusBadge } from '@/features/analyses/components/analysis-status-badge';
 import { formatCount, formatDate } from '@/lib/format';
 import {
   type AdminList,
