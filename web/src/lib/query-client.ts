@@ -5,12 +5,11 @@
 import { MutationCache, QueryClient } from '@tanstack/react-query';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from './api-client';
+import { userQueryKey } from './query-keys';
 import { markSignedOut } from './signed-out';
 
 export const FIVE_MINUTES = 5 * 60 * 1000;
 export const LOGGED_OUT_REDIRECT_MS = 500;
-/** The current user's query (features/auth reads it with this key). */
-export const USER_QUERY_KEY = ['user'] as const;
 
 /** A write refused because the session is gone: the query client handles it; forms show nothing more. */
 export function isLoggedOutError(error: unknown): boolean {
@@ -23,7 +22,7 @@ export function createQueryClient({ onLoggedOut }: { onLoggedOut?: () => void } 
     mutationCache: new MutationCache({
       onError: (error) => {
         // A 401 before sign-in (a wrong password, a missing 2FA code) is the form's own business.
-        if (!isLoggedOutError(error) || !queryClient.getQueryData(USER_QUERY_KEY)) return;
+        if (!isLoggedOutError(error) || !queryClient.getQueryData(userQueryKey)) return;
         markSignedOut();
         toast({
           variant: 'destructive',
@@ -35,7 +34,7 @@ export function createQueryClient({ onLoggedOut }: { onLoggedOut?: () => void } 
           // As after Logout, nothing of this user stays cached (the next one to sign in in this tab would
           // see it for 5 minutes); the user is known absent, so /auth shows its form and does not bounce.
           queryClient.clear();
-          queryClient.setQueryData(USER_QUERY_KEY, null);
+          queryClient.setQueryData(userQueryKey, null);
           onLoggedOut?.();
         }, LOGGED_OUT_REDIRECT_MS);
       },

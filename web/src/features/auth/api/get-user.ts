@@ -3,9 +3,7 @@
 import type { PublicUser } from '@csp/shared/schemas/auth';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '@/lib/api-client';
-import { USER_QUERY_KEY } from '@/lib/query-client';
-
-export const userQueryKey = USER_QUERY_KEY;
+import { userQueryKey } from '@/lib/query-keys';
 
 export function getUser(): Promise<PublicUser | null> {
   return apiGet<PublicUser>('/api/user');

@@ -2,7 +2,7 @@
 import type { PublicUser, RegisterInput } from '@csp/shared/schemas/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { userQueryKey } from './get-user';
+import { userQueryKey } from '@/lib/query-keys';
 
 export type RegisterBody = RegisterInput;
 

@@ -18,9 +18,9 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
 import { getReportSuggestions } from '@/features/reports/api/get-report-suggestions';
-import { REPORTS_REFRESH_MS, reportsQueryKey } from '@/features/reports/api/get-reports';
 import { SUGGESTION_CLASS_LABELS } from '@/features/reports/utils/classes';
 import { formatCount } from '@/lib/format';
+import { REPORTS_REFRESH_MS, reportsQueryKey } from '@/lib/query-keys';
 
 const DAYS = 7;
 

@@ -2,7 +2,7 @@
 import type { Domain, DomainCreateInput } from '@csp/shared/schemas/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { domainsQueryKey } from './get-domains';
+import { domainsQueryKey } from '@/lib/query-keys';
 
 export function createDomain(body: DomainCreateInput): Promise<Domain> {
   return apiRequest<Domain>('POST', '/api/domains', body);

@@ -4,7 +4,7 @@
 import type { Domain } from '@csp/shared/schemas/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { domainsQueryKey } from './get-domains';
+import { domainsQueryKey } from '@/lib/query-keys';
 
 export function deleteDomain(id: string): Promise<{ success: boolean }> {
   return apiRequest<{ success: boolean }>('DELETE', `/api/domains/${encodeURIComponent(id)}`);

@@ -2,7 +2,7 @@
 import type { Domain } from '@csp/shared/schemas/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '@/lib/api-client';
-import { domainsQueryKey } from './get-domains';
+import { domainsQueryKey } from '@/lib/query-keys';
 
 export const domainQueryKey = (id: string) => [...domainsQueryKey, id] as const;
 

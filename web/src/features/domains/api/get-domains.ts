@@ -2,8 +2,7 @@
 import type { Domain } from '@csp/shared/schemas/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '@/lib/api-client';
-
-export const domainsQueryKey = ['domains'] as const;
+import { domainsQueryKey } from '@/lib/query-keys';
 
 export async function getDomains(): Promise<Domain[]> {
   return (await apiGet<Domain[]>('/api/domains')) ?? [];

@@ -2,7 +2,7 @@
 import type { Domain, DomainUpdateInput } from '@csp/shared/schemas/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { domainsQueryKey } from './get-domains';
+import { domainsQueryKey } from '@/lib/query-keys';
 
 export function useUpdateDomain(id: string) {
   const queryClient = useQueryClient();

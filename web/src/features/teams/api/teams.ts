@@ -11,9 +11,8 @@ import type {
   TeamMember,
 } from '@csp/shared/schemas/team';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { userQueryKey } from '@/features/auth/api/get-user';
-import { domainsQueryKey } from '@/features/domains/api/get-domains';
 import { apiGet, apiRequest } from '@/lib/api-client';
+import { domainsQueryKey, userQueryKey } from '@/lib/query-keys';
 
 export const teamQueryKey = ['team'] as const;
 const membersKey = [...teamQueryKey, 'members'] as const;
