@@ -13,12 +13,12 @@ import type { CspRules } from '@csp/shared/schemas/analysis';
 import type { ReportSuggestion } from '@csp/shared/schemas/report';
 import { useQuery } from '@tanstack/react-query';
 import { Check, EyeOff, RotateCcw } from 'lucide-react';
+import { SuggestionClassBadge } from '@/components/suggestion-class-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
 import { getReportSuggestions } from '@/features/reports/api/get-report-suggestions';
-import { SUGGESTION_CLASS_LABELS } from '@/features/reports/utils/classes';
 import { formatCount } from '@/lib/format';
 import { REPORTS_REFRESH_MS, reportsQueryKey } from '@/lib/query-keys';
 
@@ -119,7 +119,6 @@ function SuggestionRow({
   onIgnore: () => void;
   onUnignore: () => void;
 }) {
-  const cls = SUGGESTION_CLASS_LABELS[s.class];
   return (
     <li
       className="flex flex-col gap-2 rounded-lg border border-border p-3"
@@ -130,7 +129,7 @@ function SuggestionRow({
       data-directive={s.directive}
     >
       <div className="flex min-w-0 flex-wrap items-center gap-2">
-        <Badge variant={cls.badge}>{cls.label}</Badge>
+        <SuggestionClassBadge suggestionClass={s.class} />
         <span className="font-mono text-xs text-muted-foreground">{s.directive}</span>
         <code className="min-w-0 font-mono text-xs break-all text-foreground">
           {s.acceptable ? s.source : s.blocked}
