@@ -26,6 +26,7 @@ import { DeleteDomainButton } from '@/features/domains/components/delete-domain-
 import { DomainActiveButton } from '@/features/domains/components/domain-active-button';
 import { DomainOverviewCard } from '@/features/domains/components/domain-overview-card';
 import { DomainStatusBadge } from '@/features/domains/components/domains-card';
+import { getReportSuggestions } from '@/features/reports/api/get-report-suggestions';
 import { ReportsPanel } from '@/features/reports/components/reports-panel';
 import { ApiError } from '@/lib/api-client';
 import { domainsQueryKey } from '@/lib/query-keys';
@@ -140,7 +141,12 @@ export function DomainDetailRoute() {
           <SecurityHistoryCard points={securityHistory(list)} />
         </div>
       </div>
-      <RulesGeneratorPanel domainId={d.id} analyses={list} readOnly={readOnly} />
+      <RulesGeneratorPanel
+        domainId={d.id}
+        analyses={list}
+        readOnly={readOnly}
+        loadSuggestions={getReportSuggestions}
+      />
       <ReportsPanel domainId={d.id} readOnly={readOnly} />
     </>
   );

@@ -1,6 +1,7 @@
 // Suggestions from violation reports (spec section 4), shown when "Use violation reports" is on: each blocked
 // source per directive is open, accepted (added to the custom rules, out of the ignored list) or ignored
-// (and can be un-ignored). Suspicious inline code is never accepted in one click.
+// (and can be un-ignored). Suspicious inline code is never accepted in one click. The suggestions come from
+// the reports' API, which the route hands in (loadSuggestions); they share the reports panel's cache.
 import {
   acceptSuggestion,
   ignoreSuggestion,
@@ -10,7 +11,7 @@ import {
   unignoreSuggestion,
 } from '@csp/shared/configurations/editor';
 import type { CspRules } from '@csp/shared/schemas/analysis';
-import type { ReportSuggestion } from '@csp/shared/schemas/report';
+import type { ReportSuggestion, ReportSuggestionList } from '@csp/shared/schemas/report';
 import { useQuery } from '@tanstack/react-query';
 import { Check, EyeOff, RotateCcw } from 'lucide-react';
 import { SuggestionClassBadge } from '@/components/suggestion-class-badge';
@@ -18,11 +19,13 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
-import { getReportSuggestions } from '@/features/reports/api/get-report-suggestions';
 import { formatCount } from '@/lib/format';
 import { REPORTS_REFRESH_MS, reportsQueryKey } from '@/lib/query-keys';
 
 const DAYS = 7;
+
+/** Reads a domain's report suggestions over the last `days` days. */
+export type LoadSuggestions = (domainId: string, days: number) => Promise<ReportSuggestionList>;
 
 export function ReportSuggestionsEditor({
   domainId,
@@ -31,6 +34,7 @@ export function ReportSuggestionsEditor({
   state,
   composed,
   onChange,
+  loadSuggestions,
 }: {
   domainId: string;
   enabled: boolean;
@@ -39,10 +43,11 @@ export function ReportSuggestionsEditor({
   /** The policy as composed now: accepted suggestions go into the directive a browser consults. */
   composed: CspRules;
   onChange: (state: SuggestionState) => void;
+  loadSuggestions: LoadSuggestions;
 }) {
   const suggestions = useQuery({
     queryKey: [...reportsQueryKey(domainId), 'suggestions', DAYS],
-    queryFn: () => getReportSuggestions(domainId, DAYS),
+    queryFn: () => loadSuggestions(domainId, DAYS),
     refetchInterval: REPORTS_REFRESH_MS,
     enabled,
   });

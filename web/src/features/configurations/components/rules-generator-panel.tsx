@@ -23,7 +23,7 @@ import { ComposedPolicyView } from './composed-policy-view';
 import { ConfigurationToolbar } from './configuration-toolbar';
 import { CustomRulesEditor } from './custom-rules-editor';
 import { DeploymentOptions } from './deployment-options';
-import { ReportSuggestionsEditor } from './report-suggestions-editor';
+import { type LoadSuggestions, ReportSuggestionsEditor } from './report-suggestions-editor';
 
 const errorText = (error: unknown) =>
   error instanceof ApiError
@@ -36,11 +36,14 @@ export function RulesGeneratorPanel({
   domainId,
   analyses,
   readOnly = false,
+  loadSuggestions,
 }: {
   domainId: string;
   analyses: Analysis[];
   /** A team member reading the owner's domain: everything but Save and Delete. */
   readOnly?: boolean;
+  /** The reports' suggestions read (the reports feature's API, handed in by the route). */
+  loadSuggestions: LoadSuggestions;
 }) {
   const list = useConfigurations(domainId);
   const save = useSaveConfiguration(domainId);
@@ -258,6 +261,7 @@ export function RulesGeneratorPanel({
                   state={state}
                   composed={composed.rules}
                   onChange={(s) => patch(s)}
+                  loadSuggestions={loadSuggestions}
                 />
                 <Separator />
                 <DeploymentOptions state={state} reportEndpoint={endpoint} onChange={patch} />
