@@ -1,7 +1,8 @@
 // TanStack Query defaults from spec section 7: data fresh for 5 minutes, no refetch on window focus,
 // no retries. The current-user query overrides these (always stale, refetch on focus).
 // The one place that handles a write answered 401 while signed in (spec section 8: 'Unauthorized: You are
-// logged out. Logging in again...' then /auth after 500 ms), whatever form sent it.
+// logged out. Logging in again...' then /auth after 500 ms), whatever form sent it: the forms' own error
+// callbacks never see that 401, so each shows its messages for every other refusal and nothing for this one.
 import { MutationCache, QueryClient } from '@tanstack/react-query';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from './api-client';
@@ -11,8 +12,8 @@ import { markSignedOut } from './signed-out';
 export const FIVE_MINUTES = 5 * 60 * 1000;
 export const LOGGED_OUT_REDIRECT_MS = 500;
 
-/** A write refused because the session is gone: the query client handles it; forms show nothing more. */
-export function isLoggedOutError(error: unknown): boolean {
+/** A write refused because the session is gone. */
+function isLoggedOutError(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
 }
 
@@ -37,6 +38,10 @@ export function createQueryClient({ onLoggedOut }: { onLoggedOut?: () => void } 
           queryClient.setQueryData(userQueryKey, null);
           onLoggedOut?.();
         }, LOGGED_OUT_REDIRECT_MS);
+        // TanStack Query awaits this handler before the mutation's own onError and the caller's callbacks
+        // (mutate's, mutateAsync's rejection): a promise that never settles keeps them all from running, and
+        // the write stays pending (its button busy) until the screen goes to /auth and the cache is cleared.
+        return new Promise<never>(() => {});
       },
     }),
     defaultOptions: {

@@ -13,7 +13,6 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import type * as z from 'zod';
 import { toast } from '@/hooks/use-toast';
 import { ApiError, apiGet, apiRequest } from '@/lib/api-client';
-import { isLoggedOutError } from '@/lib/query-client';
 
 export const ADMIN_LISTS = {
   users: adminUserListSchema,
@@ -58,7 +57,6 @@ function useAdminMutation<I>(call: (input: I) => Promise<unknown>, success: stri
       await queryClient.invalidateQueries({ queryKey: adminQueryKey });
     },
     onError: (error) => {
-      if (isLoggedOutError(error)) return;
       toast({
         variant: 'destructive',
         title: 'Error',
