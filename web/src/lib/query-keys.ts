@@ -11,5 +11,9 @@ export const domainsQueryKey = ['domains'] as const;
 /** One domain's violation reports; its suggestions' keys start with it. */
 export const reportsQueryKey = (domainId: string) => ['domains', domainId, 'uri-reports'] as const;
 
+/** One domain's report suggestions over `days` days (the reports panel's and the configuration's). */
+export const reportSuggestionsQueryKey = (domainId: string, days: number) =>
+  [...reportsQueryKey(domainId), 'suggestions', days] as const;
+
 /** Reports and their suggestions are refreshed every 30 s (spec section 7). */
 export const REPORTS_REFRESH_MS = 30_000;

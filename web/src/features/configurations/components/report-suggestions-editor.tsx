@@ -20,7 +20,7 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
 import { formatCount } from '@/lib/format';
-import { REPORTS_REFRESH_MS, reportsQueryKey } from '@/lib/query-keys';
+import { REPORTS_REFRESH_MS, reportSuggestionsQueryKey } from '@/lib/query-keys';
 
 const DAYS = 7;
 
@@ -46,7 +46,7 @@ export function ReportSuggestionsEditor({
   loadSuggestions: LoadSuggestions;
 }) {
   const suggestions = useQuery({
-    queryKey: [...reportsQueryKey(domainId), 'suggestions', DAYS],
+    queryKey: reportSuggestionsQueryKey(domainId, DAYS),
     queryFn: () => loadSuggestions(domainId, DAYS),
     refetchInterval: REPORTS_REFRESH_MS,
     enabled,
