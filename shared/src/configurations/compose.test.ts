@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { auditPolicy } from '../csp/audit';
 import { configurationBodySchema } from '../schemas/configuration';
-import { auditComposed, composedAuditContext, composePolicy, mergeRules } from './compose';
+import { auditComposed, composedAuditContext, composePolicy, mergeRules, rolloutOf } from './compose';
 
 const ENDPOINT = 'https://csp.example/api/uri-report?domain=0f0e';
 const NONCE = 'a'.repeat(64);
@@ -86,6 +86,18 @@ describe('composePolicy', () => {
     expect(p.rollout).toBe('report-only');
     const codes = auditPolicy(p.rules, composedAuditContext(p)).findings.map((f) => f.code);
     expect(codes).toContain('report-only');
+  });
+
+  it('the roll-out the editor shows is the one composed: discovery wins over this policy report-only', () => {
+    expect(rolloutOf({ reportOnlyMode: false, reportOnlyPolicy: false })).toBe('enforce');
+    expect(rolloutOf({ reportOnlyMode: false, reportOnlyPolicy: true })).toBe('report-only');
+    expect(rolloutOf({ reportOnlyMode: true, reportOnlyPolicy: false })).toBe('discovery');
+    expect(rolloutOf({ reportOnlyMode: true, reportOnlyPolicy: true })).toBe('discovery');
+    const both = composePolicy(
+      config({ reportOnlyMode: true, metadata: { reportOnlyPolicy: true } }),
+      ENDPOINT,
+    );
+    expect(both.rollout).toBe('discovery');
   });
 });
 

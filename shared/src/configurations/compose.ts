@@ -56,6 +56,14 @@ export function mergeRules(base: CspRules, custom: CspRules): CspRules {
   return out;
 }
 
+/** The roll-out step the two switches choose: the discovery policy wins over this policy report-only. */
+export function rolloutOf(s: {
+  reportOnlyMode: boolean;
+  reportOnlyPolicy: boolean;
+}): ComposedPolicy['rollout'] {
+  return s.reportOnlyMode ? 'discovery' : s.reportOnlyPolicy ? 'report-only' : 'enforce';
+}
+
 export function composePolicy(config: ComposeInput, reportEndpoint: string | null): ComposedPolicy {
   const { metadata } = config;
   const nonce = metadata.includeNonce && metadata.nonce ? metadata.nonce : null;
@@ -78,7 +86,10 @@ export function composePolicy(config: ComposeInput, reportEndpoint: string | nul
     rules['report-uri'] = [reportEndpoint];
     rules['report-to'] = [REPORTING_GROUP];
   }
-  const rollout = config.reportOnlyMode ? 'discovery' : metadata.reportOnlyPolicy ? 'report-only' : 'enforce';
+  const rollout = rolloutOf({
+    reportOnlyMode: config.reportOnlyMode,
+    reportOnlyPolicy: metadata.reportOnlyPolicy,
+  });
   return {
     rules,
     headerName: rollout === 'enforce' ? CSP_HEADER : CSP_REPORT_ONLY_HEADER,

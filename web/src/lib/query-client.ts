@@ -1,19 +1,19 @@
 // TanStack Query defaults from spec section 7: data fresh for 5 minutes, no refetch on window focus,
 // no retries. The current-user query overrides these (always stale, refetch on focus).
 // The one place that handles a write answered 401 while signed in (spec section 8: 'Unauthorized: You are
-// logged out. Logging in again...' then /auth after 500 ms), whatever form sent it.
+// logged out. Logging in again...' then /auth after 500 ms), whatever form sent it: the forms' own error
+// callbacks never see that 401, so each shows its messages for every other refusal and nothing for this one.
 import { MutationCache, QueryClient } from '@tanstack/react-query';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from './api-client';
+import { userQueryKey } from './query-keys';
 import { markSignedOut } from './signed-out';
 
 export const FIVE_MINUTES = 5 * 60 * 1000;
 export const LOGGED_OUT_REDIRECT_MS = 500;
-/** The current user's query (features/auth reads it with this key). */
-export const USER_QUERY_KEY = ['user'] as const;
 
-/** A write refused because the session is gone: the query client handles it; forms show nothing more. */
-export function isLoggedOutError(error: unknown): boolean {
+/** A write refused because the session is gone. */
+function isLoggedOutError(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
 }
 
@@ -23,7 +23,7 @@ export function createQueryClient({ onLoggedOut }: { onLoggedOut?: () => void } 
     mutationCache: new MutationCache({
       onError: (error) => {
         // A 401 before sign-in (a wrong password, a missing 2FA code) is the form's own business.
-        if (!isLoggedOutError(error) || !queryClient.getQueryData(USER_QUERY_KEY)) return;
+        if (!isLoggedOutError(error) || !queryClient.getQueryData(userQueryKey)) return;
         markSignedOut();
         toast({
           variant: 'destructive',
@@ -35,9 +35,13 @@ export function createQueryClient({ onLoggedOut }: { onLoggedOut?: () => void } 
           // As after Logout, nothing of this user stays cached (the next one to sign in in this tab would
           // see it for 5 minutes); the user is known absent, so /auth shows its form and does not bounce.
           queryClient.clear();
-          queryClient.setQueryData(USER_QUERY_KEY, null);
+          queryClient.setQueryData(userQueryKey, null);
           onLoggedOut?.();
         }, LOGGED_OUT_REDIRECT_MS);
+        // TanStack Query awaits this handler before the mutation's own onError and the caller's callbacks
+        // (mutate's, mutateAsync's rejection): a promise that never settles keeps them all from running, and
+        // the write stays pending (its button busy) until the screen goes to /auth and the cache is cleared.
+        return new Promise<never>(() => {});
       },
     }),
     defaultOptions: {

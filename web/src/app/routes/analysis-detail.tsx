@@ -4,6 +4,8 @@ import type { Analysis } from '@csp/shared/schemas/analysis';
 import { ArrowLeft, CircleHelp, FileQuestion, RefreshCw } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
+import { AnalysisResults } from '@/app/analysis-results';
+import { AnalysisStatusBadge } from '@/components/analysis-status-badge';
 import { Alert } from '@/components/ui/alert';
 import { BackLink } from '@/components/ui/back-link';
 import { Button, buttonVariants } from '@/components/ui/button';
@@ -13,8 +15,6 @@ import { isNotFoundError, useAnalysis } from '@/features/analyses/api/get-analys
 import { AnalysisErrorsCard } from '@/features/analyses/components/analysis-errors';
 import { AnalysisFailedCard } from '@/features/analyses/components/analysis-failed-card';
 import { AnalysisProgressCard } from '@/features/analyses/components/analysis-progress-card';
-import { AnalysisResults } from '@/features/analyses/components/analysis-results';
-import { AnalysisStatusBadge } from '@/features/analyses/components/analysis-status-badge';
 import { AnalysisTiles } from '@/features/analyses/components/analysis-tiles';
 import { isPolledStatus } from '@/features/analyses/utils/progress';
 import { durationBetween, formatDateTime, hostOf } from '@/lib/format';

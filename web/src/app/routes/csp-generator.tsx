@@ -5,6 +5,7 @@ import type { Analysis } from '@csp/shared/schemas/analysis';
 import { FileCheck2, Radar, RotateCcw, Waypoints } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { AnalysisResults } from '@/app/analysis-results';
 import { PageHeader } from '@/components/layouts/app-layout';
 import { Alert } from '@/components/ui/alert';
 import { BackLink } from '@/components/ui/back-link';
@@ -14,7 +15,6 @@ import { isNotFoundError, useAnalysis } from '@/features/analyses/api/get-analys
 import { AnalysisErrorsCard } from '@/features/analyses/components/analysis-errors';
 import { AnalysisFailedCard } from '@/features/analyses/components/analysis-failed-card';
 import { AnalysisProgressCard } from '@/features/analyses/components/analysis-progress-card';
-import { AnalysisResults } from '@/features/analyses/components/analysis-results';
 import { AnalysisSummaryCard } from '@/features/analyses/components/analysis-summary-card';
 import { QuickActionsCard } from '@/features/analyses/components/quick-actions-card';
 import { WebsiteAnalyzeForm } from '@/features/analyses/components/website-analyze-form';

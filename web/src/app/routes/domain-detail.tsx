@@ -22,13 +22,14 @@ import { isInProgressStatus } from '@/features/analyses/utils/progress';
 import { securityHistory } from '@/features/analyses/utils/security-score';
 import { RulesGeneratorPanel } from '@/features/configurations/components/rules-generator-panel';
 import { useDomain } from '@/features/domains/api/get-domain';
-import { domainsQueryKey } from '@/features/domains/api/get-domains';
 import { DeleteDomainButton } from '@/features/domains/components/delete-domain-button';
 import { DomainActiveButton } from '@/features/domains/components/domain-active-button';
 import { DomainOverviewCard } from '@/features/domains/components/domain-overview-card';
 import { DomainStatusBadge } from '@/features/domains/components/domains-card';
+import { getReportSuggestions } from '@/features/reports/api/get-report-suggestions';
 import { ReportsPanel } from '@/features/reports/components/reports-panel';
 import { ApiError } from '@/lib/api-client';
+import { domainsQueryKey } from '@/lib/query-keys';
 
 export function DomainDetailRoute() {
   const { id = '' } = useParams();
@@ -140,7 +141,12 @@ export function DomainDetailRoute() {
           <SecurityHistoryCard points={securityHistory(list)} />
         </div>
       </div>
-      <RulesGeneratorPanel domainId={d.id} analyses={list} readOnly={readOnly} />
+      <RulesGeneratorPanel
+        domainId={d.id}
+        analyses={list}
+        readOnly={readOnly}
+        loadSuggestions={getReportSuggestions}
+      />
       <ReportsPanel domainId={d.id} readOnly={readOnly} />
     </>
   );

@@ -2,9 +2,10 @@
 import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
 import { useUser } from '@/features/auth/api/get-user';
 import { SettingsScreen } from '@/features/settings/components/settings-screen';
+import { TeamTab } from '@/features/teams/components/team-tab';
 
 export function SettingsRoute() {
   const user = useUser().data;
   if (!user) return <FullScreenLoading />;
-  return <SettingsScreen user={user} />;
+  return <SettingsScreen user={user} teamTab={<TeamTab user={user} />} />;
 }

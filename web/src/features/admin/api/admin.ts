@@ -14,7 +14,6 @@ import type { ClientResponse } from 'hono/client';
 import type * as z from 'zod';
 import { toast } from '@/hooks/use-toast';
 import { ApiError, api, apiGet, apiRequest, pathParam } from '@/lib/api-client';
-import { isLoggedOutError } from '@/lib/query-client';
 
 export const ADMIN_LISTS = {
   users: adminUserListSchema,
@@ -60,7 +59,6 @@ function useAdminMutation<I>(call: (input: I) => Promise<unknown>, success: stri
       await queryClient.invalidateQueries({ queryKey: adminQueryKey });
     },
     onError: (error) => {
-      if (isLoggedOutError(error)) return;
       toast({
         variant: 'destructive',
         title: 'Error',

@@ -2,11 +2,11 @@
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { ArrowRight, LoaderCircle } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { AnalysisStatusBadge } from '@/components/analysis-status-badge';
 import { buttonVariants } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { formatCount } from '@/lib/format';
 import { useAnalysisProgress } from '../hooks/use-analysis-progress';
-import { AnalysisStatusBadge } from './analysis-status-badge';
 
 export function ActiveAnalysisBox({ analysis }: { analysis: Analysis }) {
   const view = useAnalysisProgress(analysis);

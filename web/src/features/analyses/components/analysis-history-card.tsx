@@ -4,6 +4,7 @@ import type { Analysis } from '@csp/shared/schemas/analysis';
 import { History } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { AnalysisStatusBadge } from '@/components/analysis-status-badge';
 import { Alert } from '@/components/ui/alert';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -13,7 +14,6 @@ import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatCount, formatDate, formatDateTime, formatTime } from '@/lib/format';
 import { isInProgressStatus, monotonicProgress, queuePositionLabel } from '../utils/progress';
-import { AnalysisStatusBadge } from './analysis-status-badge';
 
 export const ANALYSIS_HISTORY_LIMIT = 10;
 

@@ -4,12 +4,12 @@
 // generator ('CSP Analysis in Progress') both show it.
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { Radar } from 'lucide-react';
+import { AnalysisStatusBadge } from '@/components/analysis-status-badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Progress } from '@/components/ui/progress';
 import { formatCount } from '@/lib/format';
 import { useAnalysisProgress } from '../hooks/use-analysis-progress';
 import { AnalysisErrorList } from './analysis-errors';
-import { AnalysisStatusBadge } from './analysis-status-badge';
 import { CrawlStages } from './crawl-stages';
 
 export function AnalysisProgressCard({

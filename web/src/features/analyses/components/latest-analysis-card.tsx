@@ -3,11 +3,11 @@ import type { Analysis } from '@csp/shared/schemas/analysis';
 import { ArrowRight, Clock } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { AnalysisStatusBadge } from '@/components/analysis-status-badge';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCount, formatDateTime } from '@/lib/format';
 import { isInProgressStatus } from '../utils/progress';
-import { AnalysisStatusBadge } from './analysis-status-badge';
 
 export function LatestAnalysisCard({ analysis }: { analysis: Analysis | undefined }) {
   return (

@@ -2,12 +2,12 @@
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { Activity, ChevronRight } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { AnalysisStatusBadge, isActiveAnalysis } from '@/components/analysis-status-badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Progress } from '@/components/ui/progress';
 import { formatDateTime } from '@/lib/format';
 import { monotonicProgress, queuePositionLabel } from '../utils/progress';
-import { AnalysisStatusBadge, isActiveAnalysis } from './analysis-status-badge';
 
 export const RECENT_ACTIVITY_LIMIT = 5;
 

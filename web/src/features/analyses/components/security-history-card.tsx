@@ -2,12 +2,12 @@
 // (its policy's audit score, as a line with the letter at each point) and the violations its verification
 // still saw (bars), oldest to newest. An SVG of our own: no chart library.
 import { TrendingUp } from 'lucide-react';
+import { GRADE_EXPLANATION } from '@/components/policy/policy-verdict';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Tooltip } from '@/components/ui/tooltip';
 import { formatDate, formatDateTime } from '@/lib/format';
 import type { HistoryPoint } from '../utils/security-score';
-import { GRADE_EXPLANATION } from './policy/policy-verdict';
 
 // The card sits in the narrow column of the domain screen (about 340 px): a viewBox of that size keeps the
 // letters at their CSS size.

@@ -12,7 +12,6 @@ import { UrlInput } from '@/components/ui/input';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/class-names';
-import { isLoggedOutError } from '@/lib/query-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
 import { useAnalyzeWebsite } from '../api/analyze-website';
 import {
@@ -51,7 +50,6 @@ export function WebsiteAnalyzeForm({ onStarted }: { onStarted: (analysisId: stri
       onStarted(res.analysisId);
     },
     onError: (error) => {
-      if (isLoggedOutError(error)) return;
       const fieldErrors = serverFieldErrors(error);
       setErrors(fieldErrors);
       if (Object.keys(fieldErrors).some((k) => k !== 'url' && k !== 'form')) setAdvanced(true);

@@ -6,7 +6,6 @@ import type { Analysis } from '@csp/shared/schemas/analysis';
 import { useRef } from 'react';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { isLoggedOutError } from '@/lib/query-client';
 import { type StartAnalysisBody, useStartAnalysis } from '../api/start-analysis';
 
 export function useStartDomainAnalysis({
@@ -29,7 +28,6 @@ export function useStartDomainAnalysis({
       onSuccess?.(analysis);
     },
     onError: (error) => {
-      if (isLoggedOutError(error)) return;
       const refused = error instanceof ApiError && error.status === 409 && error.serverMessage;
       // Over a limit (analyses waiting, daily pages): the server says which and until when.
       const limited = error instanceof ApiError && error.status === 429 && error.serverMessage;

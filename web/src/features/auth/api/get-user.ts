@@ -2,9 +2,8 @@
 // returns data. Spec section 4: not retried, always stale, refetched when the window regains focus.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, apiGet } from '@/lib/api-client';
-import { USER_QUERY_KEY } from '@/lib/query-client';
 
-export const userQueryKey = USER_QUERY_KEY;
+import { userQueryKey } from '@/lib/query-keys';
 
 export function getUser() {
   return apiGet(api.user.$get());

@@ -3,7 +3,7 @@
 import type { LoginInput } from '@csp/shared/schemas/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiRequest, type JsonOf } from '@/lib/api-client';
-import { userQueryKey } from './get-user';
+import { userQueryKey } from '@/lib/query-keys';
 
 export type LoginBody = LoginInput;
 

@@ -2,7 +2,7 @@
 import type { RegisterInput } from '@csp/shared/schemas/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, apiRequest, type JsonOf } from '@/lib/api-client';
-import { userQueryKey } from './get-user';
+import { userQueryKey } from '@/lib/query-keys';
 
 export type RegisterBody = RegisterInput;
 

@@ -8,12 +8,12 @@ import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
 import { isTwoFactorRequired, useLogin } from '../api/login';
 import { AltchaField, type AltchaFieldHandle } from './altcha-field';
-import { PasswordInput } from './password-input';
 
 export const CAPTCHA_REQUIRED = {
   title: 'CAPTCHA Required',

@@ -4,13 +4,13 @@ import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
 import { useRegister } from '../api/register';
 import { AltchaField, type AltchaFieldHandle } from './altcha-field';
 import { CAPTCHA_REQUIRED } from './login-form';
-import { PasswordInput } from './password-input';
 
 const REGISTRATION_FAILED = 'Please try again with different details.';
 

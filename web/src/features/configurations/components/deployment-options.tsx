@@ -1,6 +1,6 @@
 // How the configured policy is delivered: report-uri on or off, enforced or report-only (this policy, or the
 // spec's minimal discovery policy), the server it goes to, and the nonce option.
-import { type ComposedPolicy, ROLLOUT_HINTS } from '@csp/shared/configurations/compose';
+import { type ComposedPolicy, ROLLOUT_HINTS, rolloutOf } from '@csp/shared/configurations/compose';
 import type { ServerType } from '@csp/shared/schemas/configuration';
 import { SegmentedControl } from '@/components/ui/segmented-control';
 import { Switch } from '@/components/ui/switch';
@@ -19,10 +19,6 @@ const SERVERS: ReadonlyArray<{ value: ServerType; label: string }> = [
   { value: 'nginx', label: 'Nginx' },
   { value: 'iis', label: 'IIS' },
 ];
-
-export function rolloutOf(s: Pick<EditorState, 'reportOnlyMode' | 'reportOnlyPolicy'>): Rollout {
-  return s.reportOnlyMode ? 'discovery' : s.reportOnlyPolicy ? 'report-only' : 'enforce';
-}
 
 function OptionRow({
   title,

@@ -1,6 +1,7 @@
 // Suggestions from violation reports (spec section 4), shown when "Use violation reports" is on: each blocked
 // source per directive is open, accepted (added to the custom rules, out of the ignored list) or ignored
-// (and can be un-ignored). Suspicious inline code is never accepted in one click.
+// (and can be un-ignored). Suspicious inline code is never accepted in one click. The suggestions come from
+// the reports' API, which the route hands in (loadSuggestions); they share the reports panel's cache.
 import {
   acceptSuggestion,
   ignoreSuggestion,
@@ -10,19 +11,21 @@ import {
   unignoreSuggestion,
 } from '@csp/shared/configurations/editor';
 import type { CspRules } from '@csp/shared/csp/policy';
-import type { ReportSuggestion } from '@csp/shared/schemas/report';
+import type { ReportSuggestion, ReportSuggestionList } from '@csp/shared/schemas/report';
 import { useQuery } from '@tanstack/react-query';
 import { Check, EyeOff, RotateCcw } from 'lucide-react';
+import { SuggestionClassBadge } from '@/components/suggestion-class-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
-import { getReportSuggestions } from '@/features/reports/api/get-report-suggestions';
-import { REPORTS_REFRESH_MS, reportsQueryKey } from '@/features/reports/api/get-reports';
-import { SUGGESTION_CLASS_LABELS } from '@/features/reports/utils/classes';
 import { formatCount } from '@/lib/format';
+import { REPORTS_REFRESH_MS, reportSuggestionsQueryKey } from '@/lib/query-keys';
 
 const DAYS = 7;
+
+/** Reads a domain's report suggestions over the last `days` days. */
+export type LoadSuggestions = (domainId: string, days: number) => Promise<ReportSuggestionList>;
 
 export function ReportSuggestionsEditor({
   domainId,
@@ -31,6 +34,7 @@ export function ReportSuggestionsEditor({
   state,
   composed,
   onChange,
+  loadSuggestions,
 }: {
   domainId: string;
   enabled: boolean;
@@ -39,10 +43,11 @@ export function ReportSuggestionsEditor({
   /** The policy as composed now: accepted suggestions go into the directive a browser consults. */
   composed: CspRules;
   onChange: (state: SuggestionState) => void;
+  loadSuggestions: LoadSuggestions;
 }) {
   const suggestions = useQuery({
-    queryKey: [...reportsQueryKey(domainId), 'suggestions', DAYS],
-    queryFn: () => getReportSuggestions(domainId, DAYS),
+    queryKey: reportSuggestionsQueryKey(domainId, DAYS),
+    queryFn: () => loadSuggestions(domainId, DAYS),
     refetchInterval: REPORTS_REFRESH_MS,
     enabled,
   });
@@ -119,7 +124,6 @@ function SuggestionRow({
   onIgnore: () => void;
   onUnignore: () => void;
 }) {
-  const cls = SUGGESTION_CLASS_LABELS[s.class];
   return (
     <li
       className="flex flex-col gap-2 rounded-lg border border-border p-3"
@@ -130,7 +134,7 @@ function SuggestionRow({
       data-directive={s.directive}
     >
       <div className="flex min-w-0 flex-wrap items-center gap-2">
-        <Badge variant={cls.badge}>{cls.label}</Badge>
+        <SuggestionClassBadge suggestionClass={s.class} />
         <span className="font-mono text-xs text-muted-foreground">{s.directive}</span>
         <code className="min-w-0 font-mono text-xs break-all text-foreground">
           {s.acceptable ? s.source : s.blocked}

@@ -2,7 +2,8 @@
 import type { DomainCreateInput } from '@csp/shared/schemas/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, apiRequest } from '@/lib/api-client';
-import { domainsQueryKey, type SeenDomain } from './get-domains';
+import { domainsQueryKey } from '@/lib/query-keys';
+import type { SeenDomain } from './get-domains';
 
 export function createDomain(body: DomainCreateInput) {
   return apiRequest(api.domains.$post({ json: body }));

@@ -3,7 +3,8 @@
 // caller navigates away) does not ask for it again and get a 404.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, apiRequest, pathParam } from '@/lib/api-client';
-import { domainsQueryKey, type SeenDomain } from './get-domains';
+import { domainsQueryKey } from '@/lib/query-keys';
+import type { SeenDomain } from './get-domains';
 
 export function deleteDomain(id: string) {
   return apiRequest(api.domains[':id'].$delete({ param: { id: pathParam(id) } }));

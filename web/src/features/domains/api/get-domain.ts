@@ -1,7 +1,7 @@
 // GET /api/domains/:id: one domain (null without a session).
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, apiGet, pathParam } from '@/lib/api-client';
-import { domainsQueryKey } from './get-domains';
+import { domainsQueryKey } from '@/lib/query-keys';
 
 export const domainQueryKey = (id: string) => [...domainsQueryKey, id] as const;
 

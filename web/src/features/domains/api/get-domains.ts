@@ -4,7 +4,7 @@ import { api, apiGet, type JsonOf } from '@/lib/api-client';
 
 export type SeenDomain = JsonOf<Awaited<ReturnType<typeof api.domains.$get>>>[number];
 
-export const domainsQueryKey = ['domains'] as const;
+import { domainsQueryKey } from '@/lib/query-keys';
 
 export async function getDomains() {
   return (await apiGet(api.domains.$get())) ?? [];

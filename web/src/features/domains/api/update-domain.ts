@@ -2,7 +2,7 @@
 import type { DomainUpdateInput } from '@csp/shared/schemas/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, apiRequest, pathParam } from '@/lib/api-client';
-import { domainsQueryKey } from './get-domains';
+import { domainsQueryKey } from '@/lib/query-keys';
 
 export function useUpdateDomain(id: string) {
   const queryClient = useQueryClient();

@@ -8,7 +8,6 @@ import { Field } from '@/components/ui/field';
 import { Input, UrlInput } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/hooks/use-toast';
-import { isLoggedOutError } from '@/lib/query-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
 import { useCreateDomain } from '../api/create-domain';
 
@@ -31,7 +30,6 @@ export function CreateDomainForm({
       onSuccess(domain);
     },
     onError: (error) => {
-      if (isLoggedOutError(error)) return;
       setErrors(serverFieldErrors(error));
       toast({
         variant: 'destructive',

@@ -4,7 +4,6 @@ import { Power } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { isLoggedOutError } from '@/lib/query-client';
 import { useUpdateDomain } from '../api/update-domain';
 
 export function DomainActiveButton({ domain }: { domain: Domain }) {
@@ -21,7 +20,6 @@ export function DomainActiveButton({ domain }: { domain: Domain }) {
           {
             onSuccess: () => toast({ title: next ? 'Domain activated' : 'Domain deactivated' }),
             onError: (error) => {
-              if (isLoggedOutError(error)) return;
               toast({
                 variant: 'destructive',
                 title: 'Error',

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import * as z from 'zod';
 import { api, apiGet, apiRequest, pathParam } from '@/lib/api-client';
-import { reportsQueryKey } from './get-reports';
+import { reportsQueryKey } from '@/lib/query-keys';
 
 const POLL_MS = 1000;
 const clearStateSchema = z.object({ job: reportClearJobSchema.nullable() });

@@ -2,7 +2,7 @@
 // suggestions change with the list. (Clearing all of them: clear-reports.ts.)
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, apiRequest, pathParam } from '@/lib/api-client';
-import { reportsQueryKey } from './get-reports';
+import { reportsQueryKey } from '@/lib/query-keys';
 
 interface Callbacks {
   onSuccess?: () => void;

@@ -2,7 +2,8 @@
 import { type ReportSuggestionList, reportSuggestionListSchema } from '@csp/shared/schemas/report';
 import { useQuery } from '@tanstack/react-query';
 import { api, apiGet, pathParam } from '@/lib/api-client';
-import { REPORTS_REFRESH_MS, type ReportWindow, reportsQueryKey } from './get-reports';
+import { REPORTS_REFRESH_MS, reportsQueryKey } from '@/lib/query-keys';
+import type { ReportWindow } from './get-reports';
 
 export async function getReportSuggestions(domainId: string, days: number): Promise<ReportSuggestionList> {
   const body = await apiGet(

@@ -4,11 +4,9 @@ import type { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { type ReportList, reportListSchema } from '@csp/shared/schemas/report';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { api, apiGet, pathParam } from '@/lib/api-client';
+import { REPORTS_REFRESH_MS, reportsQueryKey } from '@/lib/query-keys';
 
-export const REPORTS_REFRESH_MS = 30_000;
 export type ReportWindow = (typeof REPORT_LIMITS.windowsDays)[number];
-
-export const reportsQueryKey = (domainId: string) => ['domains', domainId, 'uri-reports'] as const;
 
 export async function getReports(domainId: string, days: number, cursor?: string): Promise<ReportList> {
   const body = await apiGet(

@@ -2,10 +2,9 @@
 // suggestion into a policy is the workbench's job; here they are read.
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { ReportSuggestionList } from '@csp/shared/schemas/report';
-import { Badge } from '@/components/ui/badge';
+import { SuggestionClassBadge } from '@/components/suggestion-class-badge';
 import { countOf, formatCount } from '@/lib/format';
 import { ageLabel } from '../utils/age';
-import { SUGGESTION_CLASS_LABELS } from '../utils/classes';
 
 export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; now: number }) {
   if (data.suggestions.length === 0) return null;
@@ -22,7 +21,6 @@ export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; n
       ) : null}
       <ul className="flex flex-col gap-2">
         {data.suggestions.map((s) => {
-          const cls = SUGGESTION_CLASS_LABELS[s.class];
           return (
             <li
               key={`${s.directive} ${s.blocked} ${s.source}`}
@@ -31,7 +29,7 @@ export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; n
               data-class={s.class}
             >
               <div className="flex flex-wrap items-center gap-2">
-                <Badge variant={cls.badge}>{cls.label}</Badge>
+                <SuggestionClassBadge suggestionClass={s.class} />
                 {/* Code that may be an injection is shown as what was blocked, never as a source to add. */}
                 <code className="break-all font-mono text-sm">
                   {s.acceptable ? `${s.directive} ${s.source}` : `${s.directive}: ${s.blocked} code blocked`}

@@ -2,8 +2,8 @@
 // the 2FA calls. Each success refreshes the current user.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { InferRequestType } from 'hono/client';
-import { userQueryKey } from '@/features/auth/api/get-user';
 import { api, apiRequest } from '@/lib/api-client';
+import { userQueryKey } from '@/lib/query-keys';
 
 function useAccountMutation<I, O>(call: (input: I) => Promise<O>) {
   const queryClient = useQueryClient();

@@ -5,10 +5,9 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
-import { PasswordInput } from '@/features/auth/components/password-input';
+import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { isLoggedOutError } from '@/lib/query-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
 import { useChangePassword } from '../api/account';
 
@@ -34,7 +33,6 @@ export function PasswordForm() {
         toast({ title: 'Password changed', description: 'Your password has been changed successfully.' });
       },
       onError: (error) => {
-        if (isLoggedOutError(error)) return;
         setErrors(serverFieldErrors(error));
         toast({
           variant: 'destructive',

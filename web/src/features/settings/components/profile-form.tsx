@@ -7,9 +7,8 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { PasswordInput } from '@/features/auth/components/password-input';
+import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
-import { isLoggedOutError } from '@/lib/query-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
 import { useUpdateProfile } from '../api/account';
 
@@ -43,7 +42,6 @@ export function ProfileForm({ user }: { user: PublicUser }) {
         toast({ title: 'Profile updated', description: 'Your profile has been updated successfully.' });
       },
       onError: (error) => {
-        if (isLoggedOutError(error)) return;
         setErrors(serverFieldErrors(error));
         toast({
           variant: 'destructive',

@@ -1,12 +1,13 @@
 // /settings (spec section 2): 'Back to Dashboard' and the tabs Profile (default), Security and Team
-// (?tab=team opens it: the invitation page sends a new member there).
+// (?tab=team opens it: the invitation page sends a new member there). The team tab's content comes from
+// the route, which composes the teams feature into it.
 import type { PublicUser } from '@csp/shared/schemas/auth';
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { PageHeader } from '@/components/layouts/app-layout';
 import { BackLink } from '@/components/ui/back-link';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { TeamTab } from '@/features/teams/components/team-tab';
 import { PasswordForm } from './password-form';
 import { ProfileForm } from './profile-form';
 import { TwoFactorCard } from './two-factor-card';
@@ -14,7 +15,7 @@ import { TwoFactorCard } from './two-factor-card';
 const TABS = ['profile', 'security', 'team'] as const;
 type Tab = (typeof TABS)[number];
 
-export function SettingsScreen({ user }: { user: PublicUser }) {
+export function SettingsScreen({ user, teamTab }: { user: PublicUser; teamTab: ReactNode }) {
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
   const tab: Tab = TABS.find((t) => t === asked) ?? 'profile';
@@ -49,7 +50,7 @@ export function SettingsScreen({ user }: { user: PublicUser }) {
           <TwoFactorCard user={user} />
         </TabsContent>
         <TabsContent value="team" className="flex flex-col gap-6">
-          <TeamTab user={user} />
+          {teamTab}
         </TabsContent>
       </Tabs>
     </div>

@@ -11,11 +11,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Dialog } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { PasswordInput } from '@/features/auth/components/password-input';
+import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { copyText } from '@/lib/clipboard';
-import { isLoggedOutError } from '@/lib/query-client';
 import { useDisableTwoFactor, useSetupTwoFactor, useVerifyTwoFactor } from '../api/account';
 
 const CODE_LENGTH = 6;
@@ -41,8 +40,7 @@ function Setup() {
 
   function onSetup() {
     setup.mutate(undefined, {
-      onError: (error) => {
-        if (isLoggedOutError(error)) return;
+      onError: () => {
         toast({
           variant: 'destructive',
           title: 'Error',
@@ -62,8 +60,7 @@ function Setup() {
           description: 'Two-factor authentication has been enabled successfully.',
         });
       },
-      onError: (error) => {
-        if (isLoggedOutError(error)) return;
+      onError: () => {
         toast({
           variant: 'destructive',
           title: 'Error',
@@ -164,7 +161,6 @@ function Enabled() {
           toast({ title: '2FA disabled', description: 'Two-factor authentication has been disabled.' });
         },
         onError: (err) => {
-          if (isLoggedOutError(err)) return;
           setError(err instanceof ApiError ? err.serverMessage : undefined);
           toast({
             variant: 'destructive',

@@ -4,9 +4,8 @@
 // the owner's).
 import type { Team, TeamCreateInput } from '@csp/shared/schemas/team';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { userQueryKey } from '@/features/auth/api/get-user';
-import { domainsQueryKey } from '@/features/domains/api/get-domains';
 import { api, apiGet, apiRequest, pathParam } from '@/lib/api-client';
+import { domainsQueryKey, userQueryKey } from '@/lib/query-keys';
 
 export const teamQueryKey = ['team'] as const;
 const membersKey = [...teamQueryKey, 'members'] as const;

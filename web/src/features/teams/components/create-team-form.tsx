@@ -9,7 +9,6 @@ import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { isLoggedOutError } from '@/lib/query-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
 import { useCreateTeam } from '../api/teams';
 
@@ -48,7 +47,6 @@ export function CreateTeamForm() {
     create.mutateAsync(result.data).then(
       () => toast({ title: 'Team created', description: 'Your team has been created successfully.' }),
       (error: Error) => {
-        if (isLoggedOutError(error)) return;
         // A taken slug is the one refusal the user can fix here: say so at the field.
         const slugTaken =
           error instanceof ApiError && error.status === 409 && /slug/i.test(error.serverMessage ?? '');

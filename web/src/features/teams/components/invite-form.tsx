@@ -9,7 +9,6 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { copyText } from '@/lib/clipboard';
-import { isLoggedOutError } from '@/lib/query-client';
 import { type FieldErrors, validateForm } from '@/lib/validation';
 import { useInvite } from '../api/teams';
 
@@ -43,7 +42,6 @@ export function InviteForm({ teamId }: { teamId: string }) {
         });
       },
       onError: (error) => {
-        if (isLoggedOutError(error)) return;
         const message = error instanceof ApiError && error.status < 500 ? error.serverMessage : undefined;
         if (message) setErrors({ email: message });
         toast({

@@ -3,11 +3,11 @@
 // caller adds to the side column. Older analyses without coverage show no coverage card.
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import type { ReactNode } from 'react';
-import { policyNeedsAttention } from '../utils/verification';
-import { CrawlCoverageCard } from './crawl-coverage-card';
-import { PolicyCard, usePolicyMode } from './policy/policy-card';
-import { PolicyFindingsCard } from './policy-findings-card';
-import { RecommendationsCard } from './recommendations-card';
+import { CrawlCoverageCard } from '@/features/analyses/components/crawl-coverage-card';
+import { PolicyCard, usePolicyMode } from '@/features/policy/components/policy-card';
+import { PolicyFindingsCard } from '@/features/policy/components/policy-findings-card';
+import { RecommendationsCard } from '@/features/policy/components/recommendations-card';
+import { policyNeedsAttention } from '@/features/policy/utils/verification';
 
 export function AnalysisResults({
   analysis,

@@ -4,11 +4,11 @@
 import type { PolicyAudit } from '@csp/shared/csp/audit';
 import { compareFindings, type PolicyFinding, SEVERITIES } from '@csp/shared/csp/finding';
 import { ListChecks, SearchCheck } from 'lucide-react';
+import { GradeBadge } from '@/components/policy/policy-verdict';
+import { SeverityBadge } from '@/components/policy/severity-badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { formatCount } from '@/lib/format';
-import { GradeBadge } from './policy/policy-verdict';
-import { SeverityBadge } from './severity-badge';
 
 const CHECKERS: Record<PolicyFinding['checker'], string> = {
   audit: 'Policy check',

@@ -9,6 +9,9 @@ import { CSP_HEADER, exportPolicy, renderPolicy } from '@csp/shared/csp/serializ
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { CircleAlert, Copy, Download, ShieldCheck } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { DirectiveList } from '@/components/policy/directive-list';
+import { copyPolicy, PolicyHeader } from '@/components/policy/policy-header';
+import { PolicyVerdict } from '@/components/policy/policy-verdict';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -16,11 +19,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { SegmentedControl } from '@/components/ui/segmented-control';
 import { downloadText } from '@/lib/download';
 import { formatCount } from '@/lib/format';
-import { DirectiveList } from './directive-list';
 import { ExportPanel } from './export-panel';
 import { PolicyBudgetLine } from './policy-budget-line';
-import { copyPolicy, PolicyHeader } from './policy-header';
-import { PolicyVerdict } from './policy-verdict';
 import { VerificationLine } from './verification-line';
 
 export type PolicyMode = 'allowlist' | 'strict';

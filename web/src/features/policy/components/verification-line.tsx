@@ -4,7 +4,7 @@
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { CircleCheck, CircleDashed, type LucideIcon, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { refinementText, verificationHeadline, verificationHolds } from '../../utils/verification';
+import { refinementText, verificationHeadline, verificationHolds } from '../utils/verification';
 import { RemainingViolationsList } from './remaining-violations-list';
 
 export function VerificationLine({ verification }: { verification: Analysis['verification'] }) {
