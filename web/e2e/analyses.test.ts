@@ -7,68 +7,47 @@ import { HttpClient } from '@csp/functions/src/testing/http-client';
 import { exportPolicy, serializePolicy } from '@csp/shared/csp/serialize';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import { type Domain, INACTIVE_DOMAIN } from '@csp/shared/schemas/domain';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   clickText,
   dismissAchievementOverlay,
   fill,
-  type PageGuard,
   visibleText,
   waitForDownload,
   waitForPath,
   waitForToast,
 } from './harness';
 import { ALLOWLIST_RULES, PAGE_ERRORS, STRICT_RULES, seedCompleted, seedFailed, seedRunning } from './seed';
-import {
-  closeSignedInBrowser,
-  type SignedInBrowser,
-  signIn,
-  startSignedInBrowser,
-} from './signed-in-browser';
+import { setupSignedInBrowser } from './signed-in-browser';
 
-let server: SignedInBrowser['server'];
-let browser: Browser;
-let page: Page;
-let guard: PageGuard;
-let downloads: string;
-let user: { id: string };
-let client: HttpClient;
-
-beforeAll(async () => {
-  ({ server, browser, page, guard, downloads, user, client } = await startSignedInBrowser());
-});
-
-afterAll(() => closeSignedInBrowser({ browser, server, downloads }));
-
-afterEach(() => {
-  guard.assertClean();
-});
+const t = setupSignedInBrowser({ downloads: true, clipboard: true });
 
 async function createDomain(name: string, url: string): Promise<Domain> {
-  const res = await client.post('/api/domains', { name, url, isActive: true });
+  const res = await t.client.post('/api/domains', { name, url, isActive: true });
   expect(res.status).toBe(201);
   return (await res.json()) as Domain;
 }
 
-const downloaded = (filename: string) => waitForDownload(downloads, filename);
+const downloaded = (filename: string) => waitForDownload(t.downloads, filename);
 
-const text = () => visibleText(page);
+const text = () => visibleText(t.page);
 
 describe('domain screen', () => {
   it('shows the domain, the running analysis, quick stats, the latest analysis and the history', async () => {
     const domain = await createDomain('Marketing site', 'https://www.example.com');
-    const t = { userId: user.id, domainId: domain.id, url: domain.url };
-    const completed = await seedCompleted(server.deps.db, t);
-    await seedFailed(server.deps.db, t, ['The crawl stopped after 3 failed attempts and was abandoned.']);
-    const running = await seedRunning(server.deps.db, t, {
+    const target = { userId: t.user.id, domainId: domain.id, url: domain.url };
+    const completed = await seedCompleted(t.server.deps.db, target);
+    await seedFailed(t.server.deps.db, target, [
+      'The crawl stopped after 3 failed attempts and was abandoned.',
+    ]);
+    const running = await seedRunning(t.server.deps.db, target, {
       progress: 40,
       currentPage: 'https://www.example.com/pricing',
       totalPages: 17,
     });
 
-    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="active-analysis"]');
+    await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="active-analysis"]');
     const all = await text();
     for (const expected of [
       'Back to Dashboard',
@@ -86,72 +65,72 @@ describe('domain screen', () => {
     ]) {
       expect(all).toContain(expected);
     }
-    const box = await page.$eval('[data-testid="active-analysis"]', (el) => (el as HTMLElement).innerText);
+    const box = await t.page.$eval('[data-testid="active-analysis"]', (el) => (el as HTMLElement).innerText);
     expect(box).toContain('https://www.example.com/pricing');
     expect(box).toContain('40%');
     expect(box).toContain('17');
     expect(box).toContain('Actively crawling and analyzing resources...');
     expect(
-      await page.$eval('[data-testid="active-analysis"] [role="progressbar"]', (p) => p.ariaValueNow),
+      await t.page.$eval('[data-testid="active-analysis"] [role="progressbar"]', (p) => p.ariaValueNow),
     ).toBe('40');
-    expect(await page.$eval('[data-testid="domain-overview"]', (el) => el.textContent)).toContain('3');
+    expect(await t.page.$eval('[data-testid="domain-overview"]', (el) => el.textContent)).toContain('3');
 
-    const stats = await page.$eval('[data-testid="quick-stats"]', (el) => (el as HTMLElement).innerText);
+    const stats = await t.page.$eval('[data-testid="quick-stats"]', (el) => (el as HTMLElement).innerText);
     expect(stats.replace(/\s+/g, ' ')).toMatch(/Total analyses 3 Success rate 33% Status Active/);
     // The latest is the running one: no results yet.
-    const latest = await page.$eval('[data-testid="latest-analysis"]', (el) => el.textContent);
+    const latest = await t.page.$eval('[data-testid="latest-analysis"]', (el) => el.textContent);
     expect(latest).toContain('Running');
     expect(latest).not.toContain('View Results');
 
-    const rows = await page.$$eval('[data-testid="history-row"]', (trs) =>
+    const rows = await t.page.$$eval('[data-testid="history-row"]', (trs) =>
       trs.map((tr) => (tr as HTMLElement).dataset.status),
     );
     expect(rows).toEqual(['running', 'failed', 'completed']);
-    const views = await page.$$eval('[data-testid="history-row"] a', (links) =>
+    const views = await t.page.$$eval('[data-testid="history-row"] a', (links) =>
       links
         .filter((a) => a.textContent === 'View')
         .map((a) => new URL((a as HTMLAnchorElement).href).pathname),
     );
     expect(views).toEqual([`/analysis/${completed}`]);
-    const live = await page.$eval('[data-testid="active-analysis"] a', (a) => new URL(a.href).pathname);
+    const live = await t.page.$eval('[data-testid="active-analysis"] a', (a) => new URL(a.href).pathname);
     expect(live).toBe(`/analysis/${running}`);
   });
 
   it("'Quick Start Analysis' starts an analysis: the toast, then the progress box and the history row", async () => {
     const domain = await createDomain('Customer portal', 'https://app.example.com');
-    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-    await page.waitForSelector('xpath/.//p[normalize-space()="No analyses yet"]');
+    await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('xpath/.//p[normalize-space()="No analyses yet"]');
     let all = await text();
     expect(all).toContain('Start Your First Analysis');
     expect(all).toContain('N/A');
 
     // A double click starts one analysis, not two.
-    const quickStart = await page.waitForSelector(
+    const quickStart = await t.page.waitForSelector(
       'xpath/.//button[normalize-space()="Quick Start Analysis"]',
     );
     await quickStart!.click({ count: 2 });
-    const toast = await waitForToast(page, 'Analysis Started');
+    const toast = await waitForToast(t.page, 'Analysis Started');
     expect(toast.variant).toBe('default');
     expect(toast.text).toContain('Your CSP analysis has been started and will run in the background.');
-    await page.waitForSelector('[data-testid="active-analysis"]');
-    const box = await page.$eval('[data-testid="active-analysis"]', (el) => (el as HTMLElement).innerText);
+    await t.page.waitForSelector('[data-testid="active-analysis"]');
+    const box = await t.page.$eval('[data-testid="active-analysis"]', (el) => (el as HTMLElement).innerText);
     // About to start, or queued behind this user's analyses of earlier tests (the queue crawls nothing).
     expect(box).toMatch(
       /Initializing analysis engine\.\.\.|Queued — position \d+: \d+ of yours starts? first/,
     );
     expect(box).toContain('0%');
-    await page.waitForSelector('[data-testid="history-row"][data-status="pending"]');
+    await t.page.waitForSelector('[data-testid="history-row"][data-status="pending"]');
     all = await text();
     expect(all).not.toContain('Start Your First Analysis');
 
-    const list = (await (await client.get(`/api/domains/${domain.id}/analyses`)).json()) as Array<{
+    const list = (await (await t.client.get(`/api/domains/${domain.id}/analyses`)).json()) as Array<{
       id: string;
       url: string;
       status: string;
     }>;
     expect(list).toHaveLength(1);
     expect(list[0]!.url).toBe('https://app.example.com');
-    const record = await getAnalysis(server.deps.db, list[0]!.id);
+    const record = await getAnalysis(t.server.deps.db, list[0]!.id);
     expect(record?.crawlRequest).toMatchObject({
       maxPages: CRAWL_LIMITS.maxPages.default,
       crawlDelay: CRAWL_LIMITS.crawlDelay.default,
@@ -160,7 +139,7 @@ describe('domain screen', () => {
       policyTarget: 'header',
     });
     // The overview counts the scan.
-    await page.waitForFunction(
+    await t.page.waitForFunction(
       () => document.querySelector('[data-testid="domain-overview"] dd')?.textContent === '1',
     );
   });
@@ -168,58 +147,58 @@ describe('domain screen', () => {
   it("'Advanced Settings' validates with the crawl request schema and sends the settings", async () => {
     const { maxPages, crawlDelay, headerBudget } = CRAWL_LIMITS;
     const domain = await createDomain('Docs', 'https://docs.example.com');
-    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-    await clickText(page, 'button', 'Advanced Settings');
-    await page.waitForSelector('form[aria-label="Advanced settings"]');
+    await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await clickText(t.page, 'button', 'Advanced Settings');
+    await t.page.waitForSelector('form[aria-label="Advanced settings"]');
     // The bounds and the default come from CRAWL_LIMITS.
-    expect(await page.$eval('input[name="headerBudget"]', (i) => [i.value, i.min, i.max])).toEqual([
+    expect(await t.page.$eval('input[name="headerBudget"]', (i) => [i.value, i.min, i.max])).toEqual([
       String(headerBudget.default),
       String(headerBudget.min),
       String(headerBudget.max),
     ]);
-    expect(await page.$eval('input[name="maxPages"]', (i) => [i.min, i.max])).toEqual([
+    expect(await t.page.$eval('input[name="maxPages"]', (i) => [i.min, i.max])).toEqual([
       String(maxPages.min),
       String(maxPages.max),
     ]);
-    await fill(page, 'input[name="maxPages"]', '0');
-    await fill(page, 'input[name="crawlDelay"]', String(crawlDelay.max + 1));
-    await fill(page, 'input[name="headerBudget"]', String(headerBudget.max + 1));
-    await page.type('textarea[name="urlList"]', 'not a url');
-    await clickText(page, 'button', 'Start Analysis');
+    await fill(t.page, 'input[name="maxPages"]', '0');
+    await fill(t.page, 'input[name="crawlDelay"]', String(crawlDelay.max + 1));
+    await fill(t.page, 'input[name="headerBudget"]', String(headerBudget.max + 1));
+    await t.page.type('textarea[name="urlList"]', 'not a url');
+    await clickText(t.page, 'button', 'Start Analysis');
     let all = await text();
     expect(all).toContain(`maxPages must be between ${maxPages.min} and ${maxPages.max}`);
     expect(all).toContain(`crawlDelay must be between ${crawlDelay.min} and ${crawlDelay.max} ms`);
     expect(all).toContain(`headerBudget must be between ${headerBudget.min} and ${headerBudget.max} bytes`);
     expect(all).toContain('Every URL in the list must be a valid http(s) URL');
-    expect(await page.$eval('input[name="headerBudget"]', (i) => i.getAttribute('aria-invalid'))).toBe(
+    expect(await t.page.$eval('input[name="headerBudget"]', (i) => i.getAttribute('aria-invalid'))).toBe(
       'true',
     );
 
-    await fill(page, 'input[name="headerBudget"]', '8192');
-    await clickText(page, 'span', 'CloudFront response-headers policy');
+    await fill(t.page, 'input[name="headerBudget"]', '8192');
+    await clickText(t.page, 'span', 'CloudFront response-headers policy');
     expect(await text()).toContain('1,783-character cap');
-    await fill(page, 'input[name="maxPages"]', '5');
-    await fill(page, 'input[name="crawlDelay"]', '0');
-    await page.type('input[name="userAgent"]', 'AcmeBot/2.0');
-    await page.$eval('textarea[name="urlList"]', (el) => {
+    await fill(t.page, 'input[name="maxPages"]', '5');
+    await fill(t.page, 'input[name="crawlDelay"]', '0');
+    await t.page.type('input[name="userAgent"]', 'AcmeBot/2.0');
+    await t.page.$eval('textarea[name="urlList"]', (el) => {
       (el as HTMLTextAreaElement).select();
     });
-    await page.keyboard.press('Backspace');
-    await page.type(
+    await t.page.keyboard.press('Backspace');
+    await t.page.type(
       'textarea[name="urlList"]',
       '  https://docs.example.com/a  \n\n https://docs.example.com/b\n',
     );
-    await page.type('textarea[name="sitemapContent"]', 'https://docs.example.com/sitemap-1.xml\n\n');
-    await clickText(page, 'button', 'Start Analysis');
-    await waitForToast(page, 'Analysis Started');
-    await page.waitForSelector('[data-testid="active-analysis"]');
+    await t.page.type('textarea[name="sitemapContent"]', 'https://docs.example.com/sitemap-1.xml\n\n');
+    await clickText(t.page, 'button', 'Start Analysis');
+    await waitForToast(t.page, 'Analysis Started');
+    await t.page.waitForSelector('[data-testid="active-analysis"]');
     all = await text();
     expect(all).not.toContain('maxPages must be');
 
-    const [analysis] = (await (await client.get(`/api/domains/${domain.id}/analyses`)).json()) as Array<{
+    const [analysis] = (await (await t.client.get(`/api/domains/${domain.id}/analyses`)).json()) as Array<{
       id: string;
     }>;
-    const record = await getAnalysis(server.deps.db, analysis!.id);
+    const record = await getAnalysis(t.server.deps.db, analysis!.id);
     expect(record?.url).toBe('https://docs.example.com');
     expect(record?.crawlRequest).toEqual({
       url: 'https://docs.example.com',
@@ -235,80 +214,84 @@ describe('domain screen', () => {
 
   it("deletes the domain after the confirmation, says 'Domain deleted successfully' and returns to /dashboard", async () => {
     const domain = await createDomain('Legacy blog', 'https://blog.example.org');
-    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-    await clickText(page, 'button', 'Delete Domain');
-    await page.waitForSelector('dialog[open]');
-    expect(await page.$eval('dialog[open]', (d) => d.textContent)).toContain('Legacy blog');
-    await clickText(page, 'dialog//button', 'Delete Domain');
-    const toast = await waitForToast(page, 'Domain deleted successfully');
+    await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await clickText(t.page, 'button', 'Delete Domain');
+    await t.page.waitForSelector('dialog[open]');
+    expect(await t.page.$eval('dialog[open]', (d) => d.textContent)).toContain('Legacy blog');
+    await clickText(t.page, 'dialog//button', 'Delete Domain');
+    const toast = await waitForToast(t.page, 'Domain deleted successfully');
     expect(toast.variant).toBe('default');
-    await waitForPath(page, '/dashboard');
-    await page.waitForSelector('[data-testid="stat-card"]');
+    await waitForPath(t.page, '/dashboard');
+    await t.page.waitForSelector('[data-testid="stat-card"]');
     expect(await text()).not.toContain('Legacy blog');
-    expect((await client.get(`/api/domains/${domain.id}`)).status).toBe(404);
+    expect((await t.client.get(`/api/domains/${domain.id}`)).status).toBe(404);
   });
 
   it('says why an inactive domain cannot be scanned, and scans it once activated', async () => {
-    const res = await client.post('/api/domains', {
+    const res = await t.client.post('/api/domains', {
       name: 'Paused',
       url: 'https://paused.example.com',
       isActive: false,
     });
     const domain = (await res.json()) as Domain;
-    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="inactive-reason"]');
+    await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="inactive-reason"]');
     const quickStart = 'xpath/.//button[normalize-space()="Quick Start Analysis"]';
-    expect(await page.$eval(quickStart, (b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    expect(await t.page.$eval(quickStart, (b) => (b as HTMLButtonElement).disabled)).toBe(true);
     expect(await text()).toContain(INACTIVE_DOMAIN);
-    await page.click('[data-testid="domain-active-toggle"]');
-    await waitForToast(page, 'Domain activated');
-    await page.waitForFunction(() => !document.querySelector('[data-testid="inactive-reason"]'));
-    await clickText(page, 'button', 'Quick Start Analysis');
-    await waitForToast(page, 'Analysis Started');
+    await t.page.click('[data-testid="domain-active-toggle"]');
+    await waitForToast(t.page, 'Domain activated');
+    await t.page.waitForFunction(() => !document.querySelector('[data-testid="inactive-reason"]'));
+    await clickText(t.page, 'button', 'Quick Start Analysis');
+    await waitForToast(t.page, 'Analysis Started');
   });
 
   it("a write refused for a lost session says 'You are logged out' once and goes to /auth", async () => {
     const domain = await createDomain('Session', 'https://session.example.com');
-    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-    await page.waitForSelector('xpath/.//button[normalize-space()="Quick Start Analysis"]');
+    await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('xpath/.//button[normalize-space()="Quick Start Analysis"]');
     // The session ends elsewhere (another tab logged out): the next write is answered 401.
-    const other = new HttpClient(server.url);
-    for (const [k, v] of client.cookies) other.cookies.set(k, v);
+    const other = new HttpClient(t.server.url);
+    for (const [k, v] of t.client.cookies) other.cookies.set(k, v);
     await other.post('/api/logout');
-    guard.allowFailedRequest('/api/csp-analyses', 401);
+    t.guard.allowFailedRequest('/api/csp-analyses', 401);
     // Until the redirect, the screen's own refreshing reads may be answered 401 too (read as empty).
     for (const read of ['', '/analyses', '/uri-reports', '/report-suggestions', '/csp-configurations']) {
-      guard.allowFailedRequest(`/api/domains/${domain.id}${read}`, 401);
+      t.guard.allowFailedRequest(`/api/domains/${domain.id}${read}`, 401);
     }
-    await clickText(page, 'button', 'Quick Start Analysis');
-    const toast = await waitForToast(page, 'You are logged out. Logging in again...');
+    await clickText(t.page, 'button', 'Quick Start Analysis');
+    const toast = await waitForToast(t.page, 'You are logged out. Logging in again...');
     expect(toast.text).toContain('Unauthorized');
     expect(toast.variant).toBe('destructive');
-    await waitForPath(page, '/auth');
+    await waitForPath(t.page, '/auth');
     await new Promise((r) => setTimeout(r, 600));
     expect(
-      await page.$$eval('[data-testid="toast"]', (els) => els.map((e) => e.textContent)),
+      await t.page.$$eval('[data-testid="toast"]', (els) => els.map((e) => e.textContent)),
     ).not.toContainEqual(expect.stringContaining('You need to log in'));
     // Sign in again for the tests that follow.
-    await page.deleteCookie(...(await page.cookies()));
-    ({ user, client } = await signIn(server.url, browser));
+    await t.page.deleteCookie(...(await t.page.cookies()));
+    await t.signInAgain();
   });
 
   it('shows a not-found state for an unknown domain', async () => {
-    guard.allowFailedRequest('/api/domains/no-such-domain', 404);
-    await page.goto(`${server.url}/domains/no-such-domain`, { waitUntil: 'load' });
-    await page.waitForSelector('h1');
-    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Domain Not Found');
+    t.guard.allowFailedRequest('/api/domains/no-such-domain', 404);
+    await t.page.goto(`${t.server.url}/domains/no-such-domain`, { waitUntil: 'load' });
+    await t.page.waitForSelector('h1');
+    expect(await t.page.$eval('h1', (h) => h.textContent)).toBe('Domain Not Found');
   });
 });
 
 describe('analysis screen', () => {
   it('shows a completed analysis: tiles, the policy, directive cards, verification, errors and downloads', async () => {
     const domain = await createDomain('Shop', 'https://shop.example.com');
-    const id = await seedCompleted(server.deps.db, { userId: user.id, domainId: domain.id, url: domain.url });
+    const id = await seedCompleted(t.server.deps.db, {
+      userId: t.user.id,
+      domainId: domain.id,
+      url: domain.url,
+    });
 
-    await page.goto(`${server.url}/analysis/${id}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="policy-card"]');
+    await t.page.goto(`${t.server.url}/analysis/${id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="policy-card"]');
     const all = await text();
     for (const expected of [
       'Back to Domain',
@@ -332,78 +315,80 @@ describe('analysis screen', () => {
     expect(all).not.toContain('Remove unsafe-inline');
     // Every tile says what it counts, in a tooltip that opens after 700 ms.
     expect(
-      await page.$$eval('[data-testid="stat-tile"]', (els) =>
+      await t.page.$$eval('[data-testid="stat-tile"]', (els) =>
         els.map((e) => e.querySelector('[data-testid="info-tip"]') !== null),
       ),
     ).toEqual([true, true, true, true]);
-    await page.hover('[aria-label="About Issues"]');
+    await t.page.hover('[aria-label="About Issues"]');
     await new Promise((r) => setTimeout(r, 300));
-    expect(await page.$('[role="tooltip"]')).toBeNull();
-    const tip = await page.waitForSelector('[role="tooltip"]', { timeout: 2000 });
+    expect(await t.page.$('[role="tooltip"]')).toBeNull();
+    const tip = await t.page.waitForSelector('[role="tooltip"]', { timeout: 2000 });
     expect(await tip!.evaluate((el) => el.textContent)).toContain(
       'same list that sets the badge and the grade',
     );
-    await page.mouse.move(0, 0);
-    expect(await page.$eval('[data-testid="verification"]', (el) => (el as HTMLElement).dataset.state)).toBe(
-      'clean',
-    );
-    expect(await page.$eval('[data-testid="policy-badge"]', (el) => el.textContent)).toBe('Valid');
+    await t.page.mouse.move(0, 0);
+    expect(
+      await t.page.$eval('[data-testid="verification"]', (el) => (el as HTMLElement).dataset.state),
+    ).toBe('clean');
+    expect(await t.page.$eval('[data-testid="policy-badge"]', (el) => el.textContent)).toBe('Valid');
     // The header value, as serializePolicy writes it.
-    const header = await page.$eval('[data-testid="policy-header"]', (el) => (el as HTMLElement).innerText);
+    const header = await t.page.$eval('[data-testid="policy-header"]', (el) => (el as HTMLElement).innerText);
     expect(header.replace(/;\n/g, '; ').trim()).toBe(serializePolicy(ALLOWLIST_RULES));
 
     // One card per directive; script-src open, every other one closed.
-    const cards = await page.$$eval('[data-testid="directive-card"]', (els) =>
+    const cards = await t.page.$$eval('[data-testid="directive-card"]', (els) =>
       els.map((el) => [(el as HTMLElement).dataset.directive, (el as HTMLElement).dataset.state]),
     );
     expect(cards.map(([d]) => d).sort()).toEqual(Object.keys(ALLOWLIST_RULES).sort());
     expect(cards.filter(([, s]) => s === 'open')).toEqual([['script-src', 'open']]);
-    await page.click('[data-directive="img-src"] button');
-    await page.waitForSelector('[data-directive="img-src"][data-state="open"]');
-    expect(await page.$eval('[data-directive="img-src"]', (el) => el.textContent)).toContain(
+    await t.page.click('[data-directive="img-src"] button');
+    await t.page.waitForSelector('[data-directive="img-src"][data-state="open"]');
+    expect(await t.page.$eval('[data-directive="img-src"]', (el) => el.textContent)).toContain(
       'https://images.example-cdn.net',
     );
 
     // Strict mode: the nonce policy. Its 'unsafe-inline' is a fallback browsers ignore beside the nonce:
     // not an issue (badge Valid, grade in the A band, Issues agree), though the recommendation still says
     // what it is there for.
-    await clickText(page, 'label', 'Strict');
-    await page.waitForFunction(
+    await clickText(t.page, 'label', 'Strict');
+    await t.page.waitForFunction(
       (expected) => document.querySelector('[data-testid="policy-header"]')?.textContent?.includes(expected),
       {},
       "'strict-dynamic'",
     );
-    expect(await page.$eval('[data-testid="policy-badge"]', (el) => el.textContent)).toBe('Valid');
+    expect(await t.page.$eval('[data-testid="policy-badge"]', (el) => el.textContent)).toBe('Valid');
     expect(
-      await page.$eval('[data-testid="policy-grade"]', (el) => (el as HTMLElement).dataset.grade),
+      await t.page.$eval('[data-testid="policy-grade"]', (el) => (el as HTMLElement).dataset.grade),
     ).toMatch(/^A/);
-    const strict = await page.$eval('[data-testid="policy-header"]', (el) => (el as HTMLElement).innerText);
+    const strict = await t.page.$eval('[data-testid="policy-header"]', (el) => (el as HTMLElement).innerText);
     expect(strict.replace(/;\n/g, '; ').trim()).toBe(serializePolicy(STRICT_RULES));
     expect(await text()).toContain('Remove unsafe-inline');
     expect(await text()).toContain('only a fallback');
-    await clickText(page, 'label', 'Allowlist');
+    await clickText(t.page, 'label', 'Allowlist');
 
     // Copy to the clipboard.
-    await clickText(page, 'button', 'Copy');
-    const copied = await waitForToast(page, 'Copied to Clipboard');
+    await clickText(t.page, 'button', 'Copy');
+    const copied = await waitForToast(t.page, 'Copied to Clipboard');
     expect(copied.text).toContain('CSP policy has been copied to your clipboard.');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(serializePolicy(ALLOWLIST_RULES));
+    expect(await t.page.evaluate(() => navigator.clipboard.readText())).toBe(
+      serializePolicy(ALLOWLIST_RULES),
+    );
 
     // csp-policy.txt and a server configuration with its warnings.
-    await page.click('[data-testid="download-policy"]');
+    await t.page.click('[data-testid="download-policy"]');
     expect(await downloaded('csp-policy.txt')).toBe(`${serializePolicy(ALLOWLIST_RULES)}\n`);
-    await clickText(page, 'button', 'Nginx');
-    await page.click('[data-testid="download-nginx"]');
+    await clickText(t.page, 'button', 'Nginx');
+    await t.page.click('[data-testid="download-nginx"]');
     expect(await downloaded('nginx.conf')).toBe(exportPolicy('nginx', ALLOWLIST_RULES).content);
 
-    await clickText(page, 'a', 'Back to Domain');
-    await waitForPath(page, `/domains/${domain.id}`);
+    await clickText(t.page, 'a', 'Back to Domain');
+    await waitForPath(t.page, `/domains/${domain.id}`);
   });
 
   it('shows the violations of a self-verification in amber, with the samples', async () => {
     const id = await seedCompleted(
-      server.deps.db,
-      { userId: user.id, domainId: null, url: 'https://news.example.com' },
+      t.server.deps.db,
+      { userId: t.user.id, domainId: null, url: 'https://news.example.com' },
       {
         verification: {
           pagesChecked: 10,
@@ -412,11 +397,11 @@ describe('analysis screen', () => {
         },
       },
     );
-    await page.goto(`${server.url}/analysis/${id}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="verification"]');
-    expect(await page.$eval('[data-testid="verification"]', (el) => (el as HTMLElement).dataset.state)).toBe(
-      'violations',
-    );
+    await t.page.goto(`${t.server.url}/analysis/${id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="verification"]');
+    expect(
+      await t.page.$eval('[data-testid="verification"]', (el) => (el as HTMLElement).dataset.state),
+    ).toBe('violations');
     const all = await text();
     expect(all).toContain('Verified on 10 pages: 2 violations');
     expect(all).toContain('script-src-elem blocked https://cdn.example.net/widget.js');
@@ -425,12 +410,12 @@ describe('analysis screen', () => {
 
   it('shows a running analysis with its stages, a failed one, and a missing one', async () => {
     const running = await seedRunning(
-      server.deps.db,
-      { userId: user.id, domainId: null, url: 'https://www.example.net' },
+      t.server.deps.db,
+      { userId: t.user.id, domainId: null, url: 'https://www.example.net' },
       { progress: 55, currentPage: 'https://www.example.net/about', totalPages: 30 },
     );
-    await page.goto(`${server.url}/analysis/${running}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="analysis-progress"]');
+    await t.page.goto(`${t.server.url}/analysis/${running}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="analysis-progress"]');
     let all = await text();
     for (const expected of [
       'Crawling Progress',
@@ -443,7 +428,7 @@ describe('analysis screen', () => {
     ]) {
       expect(all).toContain(expected);
     }
-    const stages = await page.$$eval('[data-testid="crawl-stages"] li', (lis) =>
+    const stages = await t.page.$$eval('[data-testid="crawl-stages"] li', (lis) =>
       lis.map((li) => `${(li as HTMLElement).dataset.stage}:${li.dataset.state}`),
     );
     expect(stages).toEqual([
@@ -455,60 +440,60 @@ describe('analysis screen', () => {
     ]);
 
     const failed = await seedFailed(
-      server.deps.db,
-      { userId: user.id, domainId: null, url: 'https://x.example' },
+      t.server.deps.db,
+      { userId: t.user.id, domainId: null, url: 'https://x.example' },
       ['https://x.example/: net::ERR_NAME_NOT_RESOLVED'],
     );
-    await page.goto(`${server.url}/analysis/${failed}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="analysis-failed"]');
+    await t.page.goto(`${t.server.url}/analysis/${failed}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="analysis-failed"]');
     all = await text();
     expect(all).toContain('Analysis Failed');
     expect(all).toContain('The analysis encountered an error and could not be completed.');
     expect(all).toContain('https://x.example/: net::ERR_NAME_NOT_RESOLVED');
 
-    guard.allowFailedRequest('/api/csp/analyze/no-such-analysis', 404);
-    await page.goto(`${server.url}/analysis/no-such-analysis`, { waitUntil: 'load' });
-    await page.waitForSelector('h1');
-    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Analysis Not Found');
+    t.guard.allowFailedRequest('/api/csp/analyze/no-such-analysis', 404);
+    await t.page.goto(`${t.server.url}/analysis/no-such-analysis`, { waitUntil: 'load' });
+    await t.page.waitForSelector('h1');
+    expect(await t.page.$eval('h1', (h) => h.textContent)).toBe('Analysis Not Found');
     all = await text();
     expect(all).toContain("The requested analysis could not be found or you don't have access to it.");
-    await clickText(page, 'a', 'Back to Dashboard');
-    await waitForPath(page, '/dashboard');
+    await clickText(t.page, 'a', 'Back to Dashboard');
+    await waitForPath(t.page, '/dashboard');
   });
 });
 
 describe('standalone generator', () => {
   it("says 'Input Required' without input, then starts an analysis with the form's values", async () => {
-    await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
+    await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
     // The domains added by earlier tests unlocked achievements: their overlay comes first.
-    await dismissAchievementOverlay(page);
-    await clickText(page, 'a', 'CSP Analyzer');
-    await waitForPath(page, '/csp-generator');
-    await page.waitForSelector('form[aria-label="Analyze website"]');
-    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Content Security Policy Analyzer');
+    await dismissAchievementOverlay(t.page);
+    await clickText(t.page, 'a', 'CSP Analyzer');
+    await waitForPath(t.page, '/csp-generator');
+    await t.page.waitForSelector('form[aria-label="Analyze website"]');
+    expect(await t.page.$eval('h1', (h) => h.textContent)).toBe('Content Security Policy Analyzer');
     expect(await text()).toContain('automatically discovers the sitemap');
 
-    await clickText(page, 'button', 'Analyze');
-    const toast = await waitForToast(page, 'Input Required');
+    await clickText(t.page, 'button', 'Analyze');
+    const toast = await waitForToast(t.page, 'Input Required');
     expect(toast.variant).toBe('destructive');
     expect(toast.text).toContain('Please provide a URL, URL list, or sitemap content.');
 
-    await page.type('input[name="url"]', 'https://www.example.org');
-    await clickText(page, 'button', 'Advanced Options');
-    await fill(page, 'input[name="maxPages"]', '3');
+    await t.page.type('input[name="url"]', 'https://www.example.org');
+    await clickText(t.page, 'button', 'Advanced Options');
+    await fill(t.page, 'input[name="maxPages"]', '3');
     // An out-of-range budget shows the schema's message and sends nothing.
-    await fill(page, 'input[name="headerBudget"]', '100');
-    await clickText(page, 'button', 'Analyze');
-    await page.waitForSelector('#analyze-header-budget-error');
-    expect(await page.$eval('#analyze-header-budget-error', (p) => p.textContent)).toBe(
+    await fill(t.page, 'input[name="headerBudget"]', '100');
+    await clickText(t.page, 'button', 'Analyze');
+    await t.page.waitForSelector('#analyze-header-budget-error');
+    expect(await t.page.$eval('#analyze-header-budget-error', (p) => p.textContent)).toBe(
       `headerBudget must be between ${CRAWL_LIMITS.headerBudget.min} and ${CRAWL_LIMITS.headerBudget.max} bytes`,
     );
-    expect(await page.evaluate(() => location.search)).toBe('');
-    await fill(page, 'input[name="headerBudget"]', '6000');
-    await clickText(page, 'span', 'CloudFront response-headers policy');
-    await clickText(page, 'button', 'Analyze');
-    await page.waitForSelector('[data-testid="analysis-progress"]');
-    const id = await page.evaluate(() => new URL(location.href).searchParams.get('analysis'));
+    expect(await t.page.evaluate(() => location.search)).toBe('');
+    await fill(t.page, 'input[name="headerBudget"]', '6000');
+    await clickText(t.page, 'span', 'CloudFront response-headers policy');
+    await clickText(t.page, 'button', 'Analyze');
+    await t.page.waitForSelector('[data-testid="analysis-progress"]');
+    const id = await t.page.evaluate(() => new URL(location.href).searchParams.get('analysis'));
     expect(id).toBeTruthy();
     const all = await text();
     for (const expected of [
@@ -525,7 +510,7 @@ describe('standalone generator', () => {
     }
     // About to start, or queued behind this user's analyses of earlier tests (the queue crawls nothing).
     expect(all).toMatch(/Initializing analysis engine\.\.\.|Queued — position \d+/);
-    const record = await getAnalysis(server.deps.db, id!);
+    const record = await getAnalysis(t.server.deps.db, id!);
     expect(record?.crawlRequest).toMatchObject({
       url: 'https://www.example.org',
       maxPages: 3,
@@ -536,13 +521,13 @@ describe('standalone generator', () => {
   });
 
   it('shows completed results: summary, recommendations, quick actions, report download and sharing', async () => {
-    const id = await seedCompleted(server.deps.db, {
-      userId: user.id,
+    const id = await seedCompleted(t.server.deps.db, {
+      userId: t.user.id,
       domainId: null,
       url: 'https://www.example.org',
     });
-    await page.goto(`${server.url}/csp-generator?analysis=${id}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="policy-card"]');
+    await t.page.goto(`${t.server.url}/csp-generator?analysis=${id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="policy-card"]');
     const all = await text();
     for (const expected of [
       'Analysis Results',
@@ -561,7 +546,7 @@ describe('standalone generator', () => {
     ]) {
       expect(all).toContain(expected);
     }
-    const evaluator = await page.$eval('xpath/.//a[contains(., "Test CSP Policy")]', (a) => ({
+    const evaluator = await t.page.$eval('xpath/.//a[contains(., "Test CSP Policy")]', (a) => ({
       href: (a as HTMLAnchorElement).href,
       target: (a as HTMLAnchorElement).target,
       rel: (a as HTMLAnchorElement).rel,
@@ -572,9 +557,9 @@ describe('standalone generator', () => {
       rel: 'noopener noreferrer',
     });
 
-    await clickText(page, 'button', 'Download Report');
+    await clickText(t.page, 'button', 'Download Report');
     const report = JSON.parse(await downloaded('csp-analysis-report.json'));
-    const analysis = (await (await client.get(`/api/csp/analyze/${id}`)).json()).analysis;
+    const analysis = (await (await t.client.get(`/api/csp/analyze/${id}`)).json()).analysis;
     expect(report).toEqual({
       url: 'https://www.example.org',
       timestamp: analysis.completedAt,
@@ -584,47 +569,47 @@ describe('standalone generator', () => {
     });
 
     // Without a share sheet, the page URL is copied and an alert says so.
-    await page.evaluate(() => Object.defineProperty(navigator, 'share', { value: undefined }));
+    await t.page.evaluate(() => Object.defineProperty(navigator, 'share', { value: undefined }));
     const alerted = new Promise<string>((resolve) =>
-      page.once('dialog', (dialog) => {
+      t.page.once('dialog', (dialog) => {
         resolve(dialog.message());
         void dialog.accept();
       }),
     );
-    await clickText(page, 'button', 'Share Results');
+    await clickText(t.page, 'button', 'Share Results');
     expect(await alerted).toBe('URL copied to clipboard!');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-      `${server.url}/csp-generator?analysis=${id}`,
+    expect(await t.page.evaluate(() => navigator.clipboard.readText())).toBe(
+      `${t.server.url}/csp-generator?analysis=${id}`,
     );
 
     // Under load a click can land while the results re-render (the share dialog just closed); a user would
     // click again, and so does the test, a few times at most.
-    for (let tries = 0; tries < 3 && (await page.evaluate(() => location.search)); tries++) {
-      await clickText(page, 'button', 'Start New Analysis');
-      await page.waitForFunction(() => !location.search, { timeout: 10_000 }).catch(() => {});
+    for (let tries = 0; tries < 3 && (await t.page.evaluate(() => location.search)); tries++) {
+      await clickText(t.page, 'button', 'Start New Analysis');
+      await t.page.waitForFunction(() => !location.search, { timeout: 10_000 }).catch(() => {});
     }
-    await page.waitForFunction(() => !location.search);
+    await t.page.waitForFunction(() => !location.search);
     // React re-renders after the URL changes: wait for the card to go rather than look at once.
-    await page.waitForFunction(() => !document.querySelector('[data-testid="policy-card"]'));
+    await t.page.waitForFunction(() => !document.querySelector('[data-testid="policy-card"]'));
   });
 
   it("shows a failed analysis with its errors; 'Start New Analysis' clears it", async () => {
     const id = await seedFailed(
-      server.deps.db,
-      { userId: user.id, domainId: null, url: 'https://down.example' },
+      t.server.deps.db,
+      { userId: t.user.id, domainId: null, url: 'https://down.example' },
       ['https://down.example/: net::ERR_CONNECTION_REFUSED'],
     );
-    await page.goto(`${server.url}/csp-generator?analysis=${id}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="analysis-failed"]');
+    await t.page.goto(`${t.server.url}/csp-generator?analysis=${id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="analysis-failed"]');
     const all = await text();
     expect(all).toContain('Analysis Failed');
     expect(all).toContain('We encountered an error while analyzing https://down.example');
     expect(all).toContain('Error Details');
     expect(all).toContain('https://down.example/: net::ERR_CONNECTION_REFUSED');
-    await clickText(page, 'button', 'Start New Analysis');
-    await page.waitForFunction(() => !document.querySelector('[data-testid="analysis-failed"]'));
-    expect(await page.evaluate(() => location.search)).toBe('');
-    expect(await page.$('form[aria-label="Analyze website"]')).not.toBeNull();
+    await clickText(t.page, 'button', 'Start New Analysis');
+    await t.page.waitForFunction(() => !document.querySelector('[data-testid="analysis-failed"]'));
+    expect(await t.page.evaluate(() => location.search)).toBe('');
+    expect(await t.page.$('form[aria-label="Analyze website"]')).not.toBeNull();
   });
 });
 
@@ -634,14 +619,14 @@ describe('phone layout', () => {
       'A domain with a rather long name for a phone',
       'https://phone.example.com',
     );
-    const t = { userId: user.id, domainId: domain.id, url: domain.url };
-    const completed = await seedCompleted(server.deps.db, t);
-    const running = await seedRunning(server.deps.db, t, {
+    const target = { userId: t.user.id, domainId: domain.id, url: domain.url };
+    const completed = await seedCompleted(t.server.deps.db, target);
+    const running = await seedRunning(t.server.deps.db, target, {
       progress: 60,
       currentPage: `https://phone.example.com/${'very-long-path-segment/'.repeat(6)}`,
       totalPages: 8,
     });
-    await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    await t.page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
     try {
       for (const [path, selector] of [
         [`/domains/${domain.id}`, '[data-testid="history-row"]'],
@@ -649,13 +634,15 @@ describe('phone layout', () => {
         [`/analysis/${running}`, '[data-testid="analysis-progress"]'],
         [`/csp-generator?analysis=${completed}`, '[data-testid="policy-card"]'],
       ] as const) {
-        await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
-        await page.waitForSelector(selector);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        await t.page.goto(`${t.server.url}${path}`, { waitUntil: 'load' });
+        await t.page.waitForSelector(selector);
+        const overflow = await t.page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
         expect(overflow, path).toBeLessThanOrEqual(0);
       }
     } finally {
-      await page.setViewport({ width: 1280, height: 800 });
+      await t.page.setViewport({ width: 1280, height: 800 });
     }
   });
 });

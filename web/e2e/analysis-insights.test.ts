@@ -4,11 +4,8 @@
 // met while polling; the truthful verification line with what remains blocked and 'Needs attention'; the
 // crawl coverage card, the policy findings and the header budget; and an older analysis without any of them.
 import { failAnalysis } from '@csp/functions/src/store/analysis-runs';
-import { registeredClient } from '@csp/functions/src/testing/api-server';
-import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import type { Domain } from '@csp/shared/schemas/domain';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { setupBrowserAndServer } from './browser-and-server';
+import { describe, expect, it } from 'vitest';
 import { visibleText } from './harness';
 import {
   CAPTURE,
@@ -20,23 +17,12 @@ import {
   seedQueued,
   seedRunning,
 } from './seed';
+import { setupSignedInBrowser } from './signed-in-browser';
 
-// A crawl handler that accepts every message and does nothing: analyses stay as seeded.
-const t = setupBrowserAndServer({ crawlHandler: () => async () => {} });
-let user: { id: string };
-let client: HttpClient;
-
-beforeAll(async () => {
-  const account = await registeredClient(t.server.url, { firstName: 'Grace' });
-  user = account.user;
-  client = account.client;
-  await t.browser.setCookie(
-    ...[...client.cookies].map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' })),
-  );
-});
+const t = setupSignedInBrowser();
 
 const text = () => visibleText(t.page);
-const standalone = (url = 'https://www.example.com') => ({ userId: user.id, domainId: null, url });
+const standalone = (url = 'https://www.example.com') => ({ userId: t.user.id, domainId: null, url });
 
 async function open(path: string, selector: string) {
   await t.page.goto(`${t.server.url}${path}`, { waitUntil: 'load' });
@@ -116,14 +102,14 @@ describe('progress stages', () => {
   });
 
   it('says a queued analysis waits for a slot, with no stage started, on all three screens', async () => {
-    const res = await client.post('/api/domains', {
+    const res = await t.client.post('/api/domains', {
       name: 'Queue',
       url: 'https://queue.example.com',
       isActive: true,
     });
     const domain = (await res.json()) as Domain;
     const id = await seedQueued(t.server.deps.db, {
-      userId: user.id,
+      userId: t.user.id,
       domainId: domain.id,
       url: domain.url,
     });
@@ -147,7 +133,7 @@ describe('progress stages', () => {
   });
 
   it("shows the stage in the domain screen's progress box and the standalone panel", async () => {
-    const res = await client.post('/api/domains', {
+    const res = await t.client.post('/api/domains', {
       name: 'Stages',
       url: 'https://stages.example.com',
       isActive: true,
@@ -155,7 +141,7 @@ describe('progress stages', () => {
     const domain = (await res.json()) as Domain;
     const id = await seedRunning(
       t.server.deps.db,
-      { userId: user.id, domainId: domain.id, url: domain.url },
+      { userId: t.user.id, domainId: domain.id, url: domain.url },
       { stage: 'crawling', progress: 41, currentPage: 'https://stages.example.com/a', totalPages: 40 },
     );
     await open(`/domains/${domain.id}`, '[data-testid="active-analysis"]');
@@ -377,7 +363,7 @@ describe('verification, findings, coverage and budget', () => {
     for (const testId of ['crawl-coverage', 'policy-budget', 'needs-attention']) {
       expect(await t.page.$(`[data-testid="${testId}"]`), testId).toBeNull();
     }
-    const analysis = (await (await client.get(`/api/csp/analyze/${id}`)).json()).analysis;
+    const analysis = (await (await t.client.get(`/api/csp/analyze/${id}`)).json()).analysis;
     expect(analysis.findings).toBeUndefined();
     expect(analysis.capture).toBeUndefined();
     // Analyses stored before audits were kept get theirs on read, and their Issues count from it.

@@ -1,39 +1,17 @@
-// Browser tests of the CSP rules generator panel on the domain screen: save, load (nonce restored), edit and
-// delete a configuration; a custom rule added with Enter; suggestions from real reports accepted, ignored and
-// un-ignored; report-only and discovery; copy; and each server's download, which must be the file the export
-// API serves.
-import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import type { Domain } from '@csp/shared/schemas/domain';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clickText, fill, type PageGuard, waitForDownload, waitForToast } from './harness';
+import { describe, expect, it } from 'vitest';
+import { clickText, fill, waitForDownload, waitForToast } from './harness';
 import { seedCompleted } from './seed';
-import { closeSignedInBrowser, type SignedInBrowser, startSignedInBrowser } from './signed-in-browser';
+import { setupSignedInBrowser } from './signed-in-browser';
 
-let server: SignedInBrowser['server'];
-let browser: Browser;
-let page: Page;
-let guard: PageGuard;
-let downloads: string;
-let user: { id: string };
-let client: HttpClient;
+const t = setupSignedInBrowser({ downloads: true, clipboard: true });
 
-beforeAll(async () => {
-  ({ server, browser, page, guard, downloads, user, client } = await startSignedInBrowser());
-});
-
-afterAll(() => closeSignedInBrowser({ browser, server, downloads }));
-
-afterEach(() => {
-  guard.assertClean();
-});
-
-const downloaded = (filename: string) => waitForDownload(downloads, filename);
+const downloaded = (filename: string) => waitForDownload(t.downloads, filename);
 
 /** Reports as Firefox sends them, through the real endpoint; resolves once the owner API counts them. */
 async function sendReports(domain: Domain, reports: Array<[string, string, string]>) {
   for (const [directive, blocked, sample] of reports) {
-    const res = await fetch(`${server.url}/api/uri-report?domain=${domain.uuid}`, {
+    const res = await fetch(`${t.server.url}/api/uri-report?domain=${domain.uuid}`, {
       method: 'POST',
       headers: { 'content-type': 'application/csp-report', 'user-agent': 'Mozilla/5.0 Firefox/133.0' },
       body: JSON.stringify({
@@ -48,7 +26,7 @@ async function sendReports(domain: Domain, reports: Array<[string, string, strin
     expect(res.status).toBe(204);
   }
   for (let i = 0; i < 200; i++) {
-    const body = await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json();
+    const body = await (await t.client.get(`/api/domains/${domain.id}/uri-reports`)).json();
     if (body.total >= reports.length) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -56,11 +34,11 @@ async function sendReports(domain: Domain, reports: Array<[string, string, strin
 }
 
 const headerText = () =>
-  page.$eval('[data-testid="config-policy-header"]', (el) =>
+  t.page.$eval('[data-testid="config-policy-header"]', (el) =>
     (el as HTMLElement).innerText.replace(/;\n/g, '; '),
   );
 const waitForHeader = (needle: string, present = true) =>
-  page.waitForFunction(
+  t.page.waitForFunction(
     (n: string, p: boolean) =>
       (document.querySelector('[data-testid="config-policy-header"]')?.textContent?.includes(n) ?? false) ===
       p,
@@ -71,7 +49,7 @@ const waitForHeader = (needle: string, present = true) =>
 const suggestion = (blocked: string) => `[data-testid="config-suggestion"][data-blocked="${blocked}"]`;
 
 async function listConfigurations(domainId: string) {
-  return (await (await client.get(`/api/domains/${domainId}/csp-configurations`)).json())
+  return (await (await t.client.get(`/api/domains/${domainId}/csp-configurations`)).json())
     .configurations as Array<{
     id: string;
     name: string;
@@ -84,75 +62,77 @@ async function listConfigurations(domainId: string) {
 
 describe('CSP rules generator panel', () => {
   it('saves, loads with its nonce, edits and deletes a configuration; custom rules and report suggestions', async () => {
-    const res = await client.post('/api/domains', { name: 'Shop', url: 'https://www.example.com/' });
+    const res = await t.client.post('/api/domains', { name: 'Shop', url: 'https://www.example.com/' });
     const domain = (await res.json()) as Domain;
-    const t = { userId: user.id, domainId: domain.id, url: domain.url };
-    await seedCompleted(server.deps.db, t);
+    const target = { userId: t.user.id, domainId: domain.id, url: domain.url };
+    await seedCompleted(t.server.deps.db, target);
     await sendReports(domain, [
       ['script-src-elem', 'https://widgets.thirdparty.example/w.js', ''],
       ['img-src', 'https://www.example.com/img/new.png', ''],
       ['script-src-elem', 'inline', '<img src=x onerror=alert(1)>'],
     ]);
 
-    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="rules-generator"] [data-testid="composed-policy"]');
+    await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="rules-generator"] [data-testid="composed-policy"]');
     // The latest completed analysis is the starting point; Save waits for a name.
     expect(
-      await page.$eval('[data-testid="configuration-save"]', (b) => (b as HTMLButtonElement).disabled),
+      await t.page.$eval('[data-testid="configuration-save"]', (b) => (b as HTMLButtonElement).disabled),
     ).toBe(true);
-    expect(await page.$eval('[data-testid="config-header-name"]', (el) => el.textContent)).toBe(
+    expect(await t.page.$eval('[data-testid="config-header-name"]', (el) => el.textContent)).toBe(
       'Content-Security-Policy',
     );
-    expect(await headerText()).toContain(`report-uri ${server.url}/api/uri-report?domain=${domain.uuid}`);
+    expect(await headerText()).toContain(`report-uri ${t.server.url}/api/uri-report?domain=${domain.uuid}`);
 
     // A custom rule, added with Enter: trimmed, keywords quoted, duplicates ignored.
-    await page.select('[data-testid="custom-rule-directive"]', 'font-src');
-    await page.type('[data-testid="custom-rule-source"]', '  https://fonts.example.net  ');
-    await page.keyboard.press('Enter');
+    await t.page.select('[data-testid="custom-rule-directive"]', 'font-src');
+    await t.page.type('[data-testid="custom-rule-source"]', '  https://fonts.example.net  ');
+    await t.page.keyboard.press('Enter');
     await waitForHeader('https://fonts.example.net');
-    await page.type('[data-testid="custom-rule-source"]', 'https://fonts.example.net');
-    await page.keyboard.press('Enter');
+    await t.page.type('[data-testid="custom-rule-source"]', 'https://fonts.example.net');
+    await t.page.keyboard.press('Enter');
     expect(
-      await page.$$eval(
+      await t.page.$$eval(
         '[data-testid="custom-rule"][data-directive="font-src"] code, [data-testid="custom-rule"][data-directive="font-src"] span.break-all',
         (els) => els.map((e) => e.textContent),
       ),
     ).toEqual(['https://fonts.example.net']);
-    await page.type('[data-testid="custom-rule-source"]', 'bad;source');
-    await page.click('[data-testid="custom-rule-add"]');
-    await page.waitForSelector('#custom-rule-error');
+    await t.page.type('[data-testid="custom-rule-source"]', 'bad;source');
+    await t.page.click('[data-testid="custom-rule-add"]');
+    await t.page.waitForSelector('#custom-rule-error');
 
     // Suggestions from the reports: accept the new third party, ignore then un-ignore then ignore the image;
     // the suspicious inline code cannot be accepted in one click.
-    await page.click('[data-testid="include-uri-reports"]');
-    await page.waitForSelector(suggestion('https://widgets.thirdparty.example'));
-    await page.click(`${suggestion('https://widgets.thirdparty.example')} [data-action="accept"]`);
-    await page.waitForSelector(`${suggestion('https://widgets.thirdparty.example')}[data-status="accepted"]`);
+    await t.page.click('[data-testid="include-uri-reports"]');
+    await t.page.waitForSelector(suggestion('https://widgets.thirdparty.example'));
+    await t.page.click(`${suggestion('https://widgets.thirdparty.example')} [data-action="accept"]`);
+    await t.page.waitForSelector(
+      `${suggestion('https://widgets.thirdparty.example')}[data-status="accepted"]`,
+    );
     await waitForHeader('https://widgets.thirdparty.example');
     expect(await headerText()).toMatch(/script-src [^;]*https:\/\/widgets\.thirdparty\.example/);
-    await page.click(`${suggestion('https://www.example.com')} [data-action="ignore"]`);
-    await page.waitForSelector(`${suggestion('https://www.example.com')}[data-status="ignored"]`);
-    await page.click(`${suggestion('https://www.example.com')} [data-action="unignore"]`);
-    await page.waitForSelector(`${suggestion('https://www.example.com')}[data-status="open"]`);
-    await page.click(`${suggestion('https://www.example.com')} [data-action="ignore"]`);
+    await t.page.click(`${suggestion('https://www.example.com')} [data-action="ignore"]`);
+    await t.page.waitForSelector(`${suggestion('https://www.example.com')}[data-status="ignored"]`);
+    await t.page.click(`${suggestion('https://www.example.com')} [data-action="unignore"]`);
+    await t.page.waitForSelector(`${suggestion('https://www.example.com')}[data-status="open"]`);
+    await t.page.click(`${suggestion('https://www.example.com')} [data-action="ignore"]`);
     expect(
-      await page.$eval(
+      await t.page.$eval(
         `${suggestion('inline')} [data-action="accept"]`,
         (b) => (b as HTMLButtonElement).disabled,
       ),
     ).toBe(true);
 
     // The nonce: 64 hex characters in script-src and style-src.
-    await page.click('[data-testid="include-nonce"]');
-    const nonce = await page.$eval('[data-testid="nonce-value"]', (el) => el.textContent ?? '');
+    await t.page.click('[data-testid="include-nonce"]');
+    const nonce = await t.page.$eval('[data-testid="nonce-value"]', (el) => el.textContent ?? '');
     expect(nonce).toMatch(/^[0-9a-f]{64}$/);
     await waitForHeader(`'nonce-${nonce}'`);
     expect(await headerText()).toMatch(new RegExp(`style-src [^;]*'nonce-${nonce}'`));
 
     // Save: POST, then the configuration is selected.
-    await page.type('[data-testid="configuration-name"]', 'Production policy');
-    await page.click('[data-testid="configuration-save"]');
-    await waitForToast(page, 'Configuration saved successfully');
+    await t.page.type('[data-testid="configuration-name"]', 'Production policy');
+    await t.page.click('[data-testid="configuration-save"]');
+    await waitForToast(t.page, 'Configuration saved successfully');
     let saved = await listConfigurations(domain.id);
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({
@@ -165,80 +145,80 @@ describe('CSP rules generator panel', () => {
       metadata: { nonce, includeNonce: true },
     });
     expect(
-      await page.$eval('[data-testid="configuration-select"]', (s) => (s as HTMLSelectElement).value),
+      await t.page.$eval('[data-testid="configuration-select"]', (s) => (s as HTMLSelectElement).value),
     ).toBe(saved[0]!.id);
 
     // New clears every field and makes a fresh nonce.
-    await page.click('[data-testid="configuration-new"]');
-    await page.waitForFunction(
+    await t.page.click('[data-testid="configuration-new"]');
+    await t.page.waitForFunction(
       () => (document.querySelector('[data-testid="configuration-name"]') as HTMLInputElement).value === '',
     );
-    await page.click('[data-testid="include-nonce"]');
-    const fresh = await page.$eval('[data-testid="nonce-value"]', (el) => el.textContent ?? '');
+    await t.page.click('[data-testid="include-nonce"]');
+    const fresh = await t.page.$eval('[data-testid="nonce-value"]', (el) => el.textContent ?? '');
     expect(fresh).toMatch(/^[0-9a-f]{64}$/);
     expect(fresh).not.toBe(nonce);
-    expect(await page.$$('[data-testid="custom-rule"]')).toHaveLength(0);
+    expect(await t.page.$$('[data-testid="custom-rule"]')).toHaveLength(0);
 
     // Loading restores the fields and the nonce.
-    await page.select('[data-testid="configuration-select"]', saved[0]!.id);
-    await page.waitForFunction(
+    await t.page.select('[data-testid="configuration-select"]', saved[0]!.id);
+    await t.page.waitForFunction(
       () =>
         (document.querySelector('[data-testid="configuration-name"]') as HTMLInputElement).value ===
         'Production policy',
     );
-    expect(await page.$eval('[data-testid="nonce-value"]', (el) => el.textContent)).toBe(nonce);
+    expect(await t.page.$eval('[data-testid="nonce-value"]', (el) => el.textContent)).toBe(nonce);
     await waitForHeader(`'nonce-${nonce}'`);
 
     // Edit: PUT, same configuration.
-    await fill(page, '[data-testid="configuration-name"]', 'Production policy v2');
-    await page.waitForSelector('[data-testid="unsaved-changes"]');
-    await page.click('[data-testid="configuration-save"]');
-    await page.waitForFunction(() => !document.querySelector('[data-testid="unsaved-changes"]'));
+    await fill(t.page, '[data-testid="configuration-name"]', 'Production policy v2');
+    await t.page.waitForSelector('[data-testid="unsaved-changes"]');
+    await t.page.click('[data-testid="configuration-save"]');
+    await t.page.waitForFunction(() => !document.querySelector('[data-testid="unsaved-changes"]'));
     saved = await listConfigurations(domain.id);
     expect(saved.map((c) => c.name)).toEqual(['Production policy v2']);
 
     // Copy.
-    await page.click('[data-testid="config-copy"]');
-    await waitForToast(page, 'Copied to Clipboard');
+    await t.page.click('[data-testid="config-copy"]');
+    await waitForToast(t.page, 'Copied to Clipboard');
 
     // Delete, after confirming.
-    await page.click('[data-testid="configuration-delete"]');
-    await clickText(page, 'dialog//button', 'Delete');
-    await waitForToast(page, 'Configuration deleted successfully');
+    await t.page.click('[data-testid="configuration-delete"]');
+    await clickText(t.page, 'dialog//button', 'Delete');
+    await waitForToast(t.page, 'Configuration deleted successfully');
     expect(await listConfigurations(domain.id)).toEqual([]);
     expect(
-      await page.$eval('[data-testid="configuration-name"]', (el) => (el as HTMLInputElement).value),
+      await t.page.$eval('[data-testid="configuration-name"]', (el) => (el as HTMLInputElement).value),
     ).toBe('');
   });
 
   it('reports naming constructor, __proto__ and the like as directives: shown, never offered for a policy', async () => {
-    const res = await client.post('/api/domains', { name: 'Odd', url: 'https://www.example.com/' });
+    const res = await t.client.post('/api/domains', { name: 'Odd', url: 'https://www.example.com/' });
     const domain = (await res.json()) as Domain;
-    await seedCompleted(server.deps.db, { userId: user.id, domainId: domain.id, url: domain.url });
+    await seedCompleted(t.server.deps.db, { userId: t.user.id, domainId: domain.id, url: domain.url });
     const keys = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty'];
     await sendReports(
       domain,
       keys.map((k) => [k, `https://${k.toLowerCase().replaceAll('_', 'x')}.example/a.js`, '']),
     );
 
-    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="rules-generator"] [data-testid="composed-policy"]');
-    await page.click('[data-testid="include-uri-reports"]');
+    await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="rules-generator"] [data-testid="composed-policy"]');
+    await t.page.click('[data-testid="include-uri-reports"]');
     const row = (directive: string) => `[data-testid="config-suggestion"][data-directive="${directive}"]`;
     for (const k of ['constructor', '__proto__', 'prototype']) {
-      await page.waitForSelector(`${row(k)} [data-testid="suggestion-not-savable"]`);
-      expect(await page.$$(`${row(k)} button`), k).toHaveLength(0);
+      await t.page.waitForSelector(`${row(k)} [data-testid="suggestion-not-savable"]`);
+      expect(await t.page.$$(`${row(k)} button`), k).toHaveLength(0);
     }
     // Lower-cased as reports group them, the others are ordinary (custom) names a policy can hold.
-    await page.click(`${row('tostring')} [data-action="ignore"]`);
-    await page.waitForSelector(`${row('tostring')}[data-status="ignored"]`);
-    await page.click(`${row('hasownproperty')} [data-action="accept"]`);
-    await page.waitForSelector(`${row('hasownproperty')}[data-status="accepted"]`);
+    await t.page.click(`${row('tostring')} [data-action="ignore"]`);
+    await t.page.waitForSelector(`${row('tostring')}[data-status="ignored"]`);
+    await t.page.click(`${row('hasownproperty')} [data-action="accept"]`);
+    await t.page.waitForSelector(`${row('hasownproperty')}[data-status="accepted"]`);
     await waitForHeader('hasownproperty https://hasownproperty.example');
 
-    await page.type('[data-testid="configuration-name"]', 'Odd names');
-    await page.click('[data-testid="configuration-save"]');
-    await waitForToast(page, 'Configuration saved successfully');
+    await t.page.type('[data-testid="configuration-name"]', 'Odd names');
+    await t.page.click('[data-testid="configuration-save"]');
+    await waitForToast(t.page, 'Configuration saved successfully');
     const [saved] = await listConfigurations(domain.id);
     expect(saved).toMatchObject({
       customRules: { hasownproperty: ['https://hasownproperty.example'] },
@@ -247,84 +227,86 @@ describe('CSP rules generator panel', () => {
   });
 
   it('switches report-only and discovery, and downloads for each server the file the export API serves', async () => {
-    const res = await client.post('/api/domains', { name: 'Blog', url: 'https://blog.example.com/' });
+    const res = await t.client.post('/api/domains', { name: 'Blog', url: 'https://blog.example.com/' });
     const domain = (await res.json()) as Domain;
-    await seedCompleted(server.deps.db, { userId: user.id, domainId: domain.id, url: domain.url });
-    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="rules-generator"] [data-testid="composed-policy"]');
+    await seedCompleted(t.server.deps.db, { userId: t.user.id, domainId: domain.id, url: domain.url });
+    await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="rules-generator"] [data-testid="composed-policy"]');
 
-    await clickText(page, 'label', 'This policy, report-only');
-    await page.waitForFunction(
+    await clickText(t.page, 'label', 'This policy, report-only');
+    await t.page.waitForFunction(
       () =>
         document.querySelector('[data-testid="config-header-name"]')?.textContent ===
         'Content-Security-Policy-Report-Only',
     );
-    expect(await page.$eval('[data-testid="rollout-hint"]', (el) => el.textContent)).toContain(
+    expect(await t.page.$eval('[data-testid="rollout-hint"]', (el) => el.textContent)).toContain(
       'report what this policy would block',
     );
     expect(await headerText()).toContain('script-src');
-    await clickText(page, 'label', 'Discovery');
-    await page.waitForFunction(
+    await clickText(t.page, 'label', 'Discovery');
+    await t.page.waitForFunction(
       (endpoint: string) =>
         document.querySelector('[data-testid="config-policy-header"]')?.textContent ===
         `default-src 'self';report-uri ${endpoint};report-to csp-endpoint`,
       {},
-      `${server.url}/api/uri-report?domain=${domain.uuid}`,
+      `${t.server.url}/api/uri-report?domain=${domain.uuid}`,
     );
-    await clickText(page, 'label', 'Enforce');
-    await page.waitForFunction(
+    await clickText(t.page, 'label', 'Enforce');
+    await t.page.waitForFunction(
       () =>
         document.querySelector('[data-testid="config-header-name"]')?.textContent ===
         'Content-Security-Policy',
     );
 
-    await page.type('[data-testid="configuration-name"]', 'Servers');
-    await page.click('[data-testid="configuration-save"]');
-    await waitForToast(page, 'Configuration saved successfully');
+    await t.page.type('[data-testid="configuration-name"]', 'Servers');
+    await t.page.click('[data-testid="configuration-save"]');
+    await waitForToast(t.page, 'Configuration saved successfully');
     for (const [label, format, filename] of [
       ['Nginx', 'nginx', 'nginx.conf'],
       ['IIS', 'iis', 'web.config'],
       ['Apache', 'apache', '.htaccess'],
     ] as const) {
-      await clickText(page, 'label', label);
-      await page.waitForSelector('[data-testid="unsaved-changes"]');
-      await page.click('[data-testid="configuration-save"]');
-      await page.waitForFunction(() => !document.querySelector('[data-testid="unsaved-changes"]'));
+      await clickText(t.page, 'label', label);
+      await t.page.waitForSelector('[data-testid="unsaved-changes"]');
+      await t.page.click('[data-testid="configuration-save"]');
+      await t.page.waitForFunction(() => !document.querySelector('[data-testid="unsaved-changes"]'));
       const [config] = await listConfigurations(domain.id);
       expect(config!.serverType).toBe(format);
-      await page.click('[data-testid="config-download-server"]');
+      await t.page.click('[data-testid="config-download-server"]');
       const file = await downloaded(filename);
       const served = await (
-        await client.get(`/api/csp-configurations/${config!.id}/export?format=${format}`)
+        await t.client.get(`/api/csp-configurations/${config!.id}/export?format=${format}`)
       ).text();
       expect(file).toBe(served);
     }
-    await page.click('[data-testid="config-download-policy"]');
+    await t.page.click('[data-testid="config-download-policy"]');
     const policy = await downloaded('csp-policy.txt');
     const [config] = await listConfigurations(domain.id);
     expect(policy).toBe(
-      await (await client.get(`/api/csp-configurations/${config!.id}/export?format=header`)).text(),
+      await (await t.client.get(`/api/csp-configurations/${config!.id}/export?format=header`)).text(),
     );
   });
 
   it('shows the grade of each analysis over time, from the audits the API serves', async () => {
-    const res = await client.post('/api/domains', { name: 'Docs', url: 'https://docs.example.com/' });
+    const res = await t.client.post('/api/domains', { name: 'Docs', url: 'https://docs.example.com/' });
     const domain = (await res.json()) as Domain;
-    const t = { userId: user.id, domainId: domain.id, url: domain.url };
-    const before = await seedCompleted(server.deps.db, t, {
+    const target = { userId: t.user.id, domainId: domain.id, url: domain.url };
+    const before = await seedCompleted(t.server.deps.db, target, {
       cspRules: { 'default-src': ["'self'"], 'script-src': ["'self'", "'unsafe-inline'", 'https:'] },
       verification: { pagesChecked: 4, violations: 3, samples: [] },
     });
-    const after = await seedCompleted(server.deps.db, t);
-    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="history-point"]').length === 2);
-    const grades = await page.$$eval('[data-testid="history-point"]', (els) =>
+    const after = await seedCompleted(t.server.deps.db, target);
+    await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await t.page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="history-point"]').length === 2,
+    );
+    const grades = await t.page.$$eval('[data-testid="history-point"]', (els) =>
       els.map((el) => (el as SVGElement).dataset.grade),
     );
     const audit = async (id: string) =>
-      (await (await client.get(`/api/csp/analyze/${id}`)).json()).analysis.audit;
+      (await (await t.client.get(`/api/csp/analyze/${id}`)).json()).analysis.audit;
     expect(grades).toEqual([(await audit(before)).grade, (await audit(after)).grade]);
     expect(grades[0]).not.toBe(grades[1]);
-    expect(await page.$$('[data-testid="history-violations"]')).toHaveLength(1);
+    expect(await t.page.$$('[data-testid="history-violations"]')).toHaveLength(1);
   });
 });

@@ -237,7 +237,12 @@ export async function shareSession(browser: Browser, cookies: Map<string, string
 
 /** Closes the toasts on screen, as a user does before clicking what a toast covers. */
 export async function dismissToasts(page: Page): Promise<void> {
-  for (const close of await page.$$('[data-testid="toast"] button[aria-label="Close"]')) await close.click();
+  for (const close of await page.$$('[data-testid="toast"] button[aria-label="Close"]')) {
+    // A toast may close by itself between the query and the click (on a loaded machine): gone is the aim.
+    await close.click().catch(async (error) => {
+      if (await close.evaluate((el) => el.isConnected).catch(() => false)) throw error;
+    });
+  }
   // Closed toasts animate out (and stay in the DOM, hidden): wait until none is visible.
   await page.waitForFunction(
     () =>

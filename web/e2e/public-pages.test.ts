@@ -2,10 +2,10 @@
 // the protected-route rule, all on the real product server under its strict CSP.
 import type { HTTPRequest } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { setupBrowserAndServer } from './browser-and-server';
 import { visibleText, waitForPath, waitForToast } from './harness';
+import { setupSignedInBrowser } from './signed-in-browser';
 
-const t = setupBrowserAndServer();
+const t = setupSignedInBrowser({ signedIn: false });
 
 describe('visitor screens', () => {
   it('serves the app under the strict CSP', async () => {

@@ -3,24 +3,11 @@
 // nothing, so they stay waiting. Screenshots go to SCREENSHOT_DIR when it is set (for looking at them).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HttpClient } from '@csp/functions/src/testing/http-client';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { dismissAchievementOverlay, type PageGuard, visibleText, waitForToast } from './harness';
-import { closeSignedInBrowser, type SignedInBrowser, startSignedInBrowser } from './signed-in-browser';
+import { expect, it } from 'vitest';
+import { dismissAchievementOverlay, visibleText, waitForToast } from './harness';
+import { setupSignedInBrowser } from './signed-in-browser';
 
-let server: SignedInBrowser['server'];
-let browser: Browser;
-let page: Page;
-let guard: PageGuard;
-let downloads: string;
-let client: HttpClient;
-
-beforeAll(async () => {
-  ({ server, browser, page, guard, downloads, client } = await startSignedInBrowser());
-});
-afterAll(() => closeSignedInBrowser({ browser, server, downloads }));
-afterEach(() => guard.assertClean());
+const t = setupSignedInBrowser();
 
 const VIEWPORTS = [
   { name: 'desktop', width: 1440, height: 900 },
@@ -31,67 +18,69 @@ async function shot(name: string) {
   const dir = process.env.SCREENSHOT_DIR;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  await t.page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 }
 
 it('shows each waiting analysis as queued with its position, on the dashboard and the analysis screen', async () => {
   const ids: string[] = [];
   for (const host of ['first', 'second', 'third']) {
-    const res = await client.post('/api/csp/analyze', { url: `https://${host}.example.com/`, maxPages: 5 });
+    const res = await t.client.post('/api/csp/analyze', { url: `https://${host}.example.com/`, maxPages: 5 });
     expect(res.status).toBe(201);
     ids.push((await res.json()).analysisId);
   }
   const third = ids[2]!;
   try {
     for (const viewport of VIEWPORTS) {
-      await page.setViewport(viewport);
-      await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
-      await dismissAchievementOverlay(page);
-      await page.waitForSelector('[data-testid="queue-position"]');
-      const places = await page.$$eval('[data-testid="queue-position"]', (els) =>
+      await t.page.setViewport(viewport);
+      await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
+      await dismissAchievementOverlay(t.page);
+      await t.page.waitForSelector('[data-testid="queue-position"]');
+      const places = await t.page.$$eval('[data-testid="queue-position"]', (els) =>
         els.map((el) => (el as HTMLElement).innerText),
       );
       // Newest first; the oldest (position 1, about to start) says nothing of a queue.
       expect(places).toEqual(['Queued — position 3', 'Queued — position 2']);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await t.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await shot(`queue-dashboard-${viewport.name}`);
 
-      await page.goto(`${server.url}/analysis/${third}`, { waitUntil: 'load' });
-      await page.waitForSelector('[data-testid="analysis-progress"]');
-      const status = await page.$eval(
+      await t.page.goto(`${t.server.url}/analysis/${third}`, { waitUntil: 'load' });
+      await t.page.waitForSelector('[data-testid="analysis-progress"]');
+      const status = await t.page.$eval(
         '[data-testid="progress-status"]',
         (el) => (el as HTMLElement).innerText,
       );
       expect(status).toBe('Queued — position 3: 2 of yours start first (2 run at once)');
       // No crawl stage has started while it waits.
-      expect(await visibleText(page)).toContain('Waiting for a free slot...');
-      expect(await page.$$('[data-testid="analysis-progress"] [aria-current="step"]')).toHaveLength(0);
+      expect(await visibleText(t.page)).toContain('Waiting for a free slot...');
+      expect(await t.page.$$('[data-testid="analysis-progress"] [aria-current="step"]')).toHaveLength(0);
       await shot(`queue-analysis-${viewport.name}`);
     }
   } finally {
-    await page.setViewport({ width: 1280, height: 800 });
+    await t.page.setViewport({ width: 1280, height: 800 });
   }
   // The API answers the same places.
-  const one = await (await client.get(`/api/csp/analyze/${ids[1]}`)).json();
+  const one = await (await t.client.get(`/api/csp/analyze/${ids[1]}`)).json();
   expect(one.analysis.queuePosition).toBe(2);
 }, 180_000);
 
 it('says why a start is refused once 20 analyses wait', async () => {
   const domain = await (
-    await client.post('/api/domains', { name: 'Busy', url: 'https://busy.example.com', isActive: true })
+    await t.client.post('/api/domains', { name: 'Busy', url: 'https://busy.example.com', isActive: true })
   ).json();
   // The first test left 3 waiting; 17 more reach the limit.
   for (let i = 0; i < 17; i++) {
     expect(
-      (await client.post('/api/csp/analyze', { url: 'https://busy.example.com/', maxPages: 1 })).status,
+      (await t.client.post('/api/csp/analyze', { url: 'https://busy.example.com/', maxPages: 1 })).status,
     ).toBe(201);
   }
-  guard.allowFailedRequest('/api/csp-analyses', 429);
-  await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-  const quickStart = await page.waitForSelector('xpath/.//button[normalize-space()="Quick Start Analysis"]');
+  t.guard.allowFailedRequest('/api/csp-analyses', 429);
+  await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+  const quickStart = await t.page.waitForSelector(
+    'xpath/.//button[normalize-space()="Quick Start Analysis"]',
+  );
   await quickStart!.click();
-  const toast = await waitForToast(page, 'Error');
+  const toast = await waitForToast(t.page, 'Error');
   expect(toast.text).toContain('You already have 20 analyses waiting; wait for some to finish');
   await shot('queue-refused-desktop');
 }, 120_000);

@@ -10,22 +10,18 @@ import { join } from 'node:path';
 import { batchPut } from '@csp/functions/src/store/batch';
 import { reportStatsKey } from '@csp/functions/src/store/keys';
 import { hourOf } from '@csp/functions/src/store/report-counts';
-import { registeredClient, startTestServer } from '@csp/functions/src/testing/api-server';
-import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import { floodCounterItems } from '@csp/functions/src/testing/reports';
 import { generatePolicy } from '@csp/shared/csp/generate';
 import { policyHeaders, REPORTING_GROUP } from '@csp/shared/csp/serialize';
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser';
-import { buildWeb, clickText, confirmDialog } from './harness';
+import { clickText, confirmDialog } from './harness';
+import { setupSignedInBrowser } from './signed-in-browser';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const t = setupSignedInBrowser();
 let site: Server;
 let siteUrl: string;
-let client: HttpClient;
 let domain: { id: string; uuid: string };
 let headers: { name: string; value: string }[] = [];
 let legacyOnly: { name: string; value: string }[] = [];
@@ -35,11 +31,6 @@ const PAGE = `<!doctype html><html><head><title>Shop</title><script src="/app.js
 <script>document.title = 'injected?';</script></body></html>`;
 
 beforeAll(async () => {
-  const webDist = buildWeb();
-  [server, browser] = await Promise.all([
-    startTestServer({ webDist, crawlHandler: () => async () => {} }),
-    launchBrowser(),
-  ]);
   site = createServer((req, res) => {
     const port = (site.address() as AddressInfo).port;
     if (req.url === '/app.js') {
@@ -62,11 +53,10 @@ beforeAll(async () => {
   await new Promise<void>((ok) => site.listen(0, '127.0.0.1', ok));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 
-  ({ client } = await registeredClient(server.url));
-  domain = await (await client.post('/api/domains', { name: 'Shop', url: siteUrl })).json();
+  domain = await (await t.client.post('/api/domains', { name: 'Shop', url: siteUrl })).json();
 
   // The policy a crawl of the page would give: its own script, nothing else; reporting to the product.
-  const reportUri = `${server.url}/api/uri-report?domain=${domain.uuid}`;
+  const reportUri = `${t.server.url}/api/uri-report?domain=${domain.uuid}`;
   const artifact = {
     origin: siteUrl,
     errors: [],
@@ -100,26 +90,25 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
   await new Promise((ok) => site?.close(ok));
 });
 
 async function reportsUntil(count: number, timeoutMs = 20_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    await server.reportQueue.idle();
-    const body = await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json();
+    await t.server.reportQueue.idle();
+    const body = await (await t.client.get(`/api/domains/${domain.id}/uri-reports`)).json();
     if (body.total >= count || Date.now() > until) return body;
     await new Promise((r) => setTimeout(r, 250));
   }
 }
 
 describe('violation reports from a real browser', () => {
+  // A page of its own, unguarded: the site's policy blocks things on purpose.
   let page: Page;
 
   it('reach the product through report-uri (application/csp-report)', async () => {
-    page = await browser.newPage();
+    page = await t.browser.newPage();
     await page.goto(`${siteUrl}/legacy`, { waitUntil: 'networkidle0' });
     const body = await reportsUntil(2);
     expect(body.total).toBe(2);
@@ -151,8 +140,8 @@ describe('violation reports from a real browser', () => {
     await page.goto(`${siteUrl}/`, { waitUntil: 'networkidle0' });
     for (let i = 0; i < 40 && queued.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
     expect(queued.map((r) => r.type)).toEqual(['csp-violation', 'csp-violation']);
-    const userAgent = await browser.userAgent();
-    const upload = await fetch(`${server.url}/api/uri-report?domain=${domain.uuid}`, {
+    const userAgent = await t.browser.userAgent();
+    const upload = await fetch(`${t.server.url}/api/uri-report?domain=${domain.uuid}`, {
       method: 'POST',
       headers: { 'content-type': 'application/reports+json' },
       body: JSON.stringify(
@@ -176,7 +165,7 @@ describe('violation reports from a real browser', () => {
         expect.objectContaining({ source: 'inline', count: 2 }),
       ]),
     );
-    const suggestions = await (await client.get(`/api/domains/${domain.id}/report-suggestions`)).json();
+    const suggestions = await (await t.client.get(`/api/domains/${domain.id}/report-suggestions`)).json();
     // No crawl of this domain yet: the inline script cannot be told from an injection.
     expect(suggestions.analysisId).toBeNull();
     expect(suggestions.suggestions.find((s: { blocked: string }) => s.blocked === 'inline')).toMatchObject({
@@ -186,10 +175,7 @@ describe('violation reports from a real browser', () => {
   });
 
   it('are shown in the reports panel of the domain screen', async () => {
-    await browser.setCookie(
-      ...[...client.cookies].map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' })),
-    );
-    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
     await page.waitForSelector('[data-testid="reports-panel"] [data-testid="report-row"]', {
       timeout: 15_000,
     });
@@ -215,10 +201,10 @@ describe('violation reports from a real browser', () => {
     const n = 8000;
     const hour = hourOf(new Date().toISOString());
     const _now = new Date().toISOString();
-    const before = await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json();
+    const before = await (await t.client.get(`/api/domains/${domain.id}/uri-reports`)).json();
     const items = floodCounterItems(domain.id, n, (i) => `https://seed-${i}.flood.example`);
     items.push({ ...reportStatsKey(domain.id, hour), received: before.total + n, kept: before.stored });
-    await batchPut(server.deps.db, items);
+    await batchPut(t.server.deps.db, items);
 
     const shots = join(tmpdir(), 'csp-report-screens');
     mkdirSync(shots, { recursive: true });
@@ -229,7 +215,7 @@ describe('violation reports from a real browser', () => {
       await page.screenshot({ path: join(shots, `${name}.png`) });
     };
     await page.setViewport({ width: 1440, height: 900 });
-    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
     const other = await page.waitForSelector('[data-testid="report-other-groups"]', { timeout: 15_000 });
     const groups = before.groupTotal + n;
     expect(await other!.evaluate((el) => (el as HTMLElement).innerText)).toContain(
@@ -272,7 +258,7 @@ describe('violation reports from a real browser', () => {
         !document.querySelector('[data-testid="report-clear-progress"]'),
       { timeout: 90_000 },
     );
-    const after = await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json();
+    const after = await (await t.client.get(`/api/domains/${domain.id}/uri-reports`)).json();
     expect(after).toMatchObject({ total: 0, groupTotal: 0, counts: [] });
   }, 180_000);
 });

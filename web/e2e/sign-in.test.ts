@@ -3,7 +3,6 @@
 import { registeredClient } from '@csp/functions/src/testing/api-server';
 import { generate } from 'otplib';
 import { describe, expect, it } from 'vitest';
-import { setupBrowserAndServer } from './browser-and-server';
 import {
   dismissAchievementOverlay,
   fill,
@@ -12,8 +11,9 @@ import {
   waitForPath,
   waitForToast,
 } from './harness';
+import { setupSignedInBrowser } from './signed-in-browser';
 
-const t = setupBrowserAndServer();
+const t = setupSignedInBrowser({ signedIn: false });
 
 async function signOutInBrowser() {
   const client = await t.page.createCDPSession();

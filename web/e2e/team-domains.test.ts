@@ -5,32 +5,20 @@
 import { registeredClient } from '@csp/functions/src/testing/api-server';
 import { sendReport, until } from '@csp/functions/src/testing/reports';
 import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type PageGuard, visibleText } from './harness';
+import { describe, expect, it } from 'vitest';
+import { visibleText } from './harness';
 import { seedCompleted } from './seed';
-import { closeSignedInBrowser, type SignedInBrowser, startSignedInBrowser } from './signed-in-browser';
+import { setupSignedInBrowser } from './signed-in-browser';
 
-let server: SignedInBrowser['server'];
-let browser: Browser;
-let page: Page;
-let guard: PageGuard;
-let member: SignedInBrowser;
-
-beforeAll(async () => {
-  member = await startSignedInBrowser();
-  ({ server, browser, page, guard } = member);
-});
-afterAll(() => closeSignedInBrowser({ browser, server }));
-afterEach(() => guard.assertClean());
+const t = setupSignedInBrowser();
 
 describe("a member's view of the team owner's domain", () => {
   it('lists it with a Team badge and shows it without any control that changes it', async () => {
-    const owner = await registeredClient(server.url, { firstName: 'Olive' });
+    const owner = await registeredClient(t.server.url, { firstName: 'Olive' });
     const domain = await (
       await owner.client.post('/api/domains', { name: 'Owner Site', url: 'https://owner.example/' })
     ).json();
-    const analysisId = await seedCompleted(server.deps.db, {
+    const analysisId = await seedCompleted(t.server.deps.db, {
       userId: owner.user.id,
       domainId: domain.id,
       url: domain.url,
@@ -48,37 +36,37 @@ describe("a member's view of the team owner's domain", () => {
       'violated-directive': 'img-src',
       'blocked-uri': 'https://cdn.other.example/pixel.gif',
     };
-    expect((await sendReport(server.url, domain.uuid, report)).status).toBe(204);
+    expect((await sendReport(t.server.url, domain.uuid, report)).status).toBe(204);
     await until(
       async () =>
         (await (await owner.client.get(`/api/domains/${domain.id}/uri-reports`)).json()).reports.length,
       (n) => n > 0,
     );
     const team = await (await owner.client.post('/api/teams', { name: 'Agency', slug: 'agency-e2e' })).json();
-    const me = await (await member.client.get('/api/user')).json();
+    const me = await (await t.client.get('/api/user')).json();
     const invitation = await (
       await owner.client.post(`/api/teams/${team.id}/invitations`, { email: me.email })
     ).json();
     const token = new URL(invitation.link).pathname.split('/').pop();
-    expect((await member.client.post(`/api/invitations/${token}/accept`)).status).toBe(200);
+    expect((await t.client.post(`/api/invitations/${token}/accept`)).status).toBe(200);
     const mine = await (
-      await member.client.post('/api/domains', { name: 'My Site', url: 'https://mine.example/' })
+      await t.client.post('/api/domains', { name: 'My Site', url: 'https://mine.example/' })
     ).json();
 
-    await page.goto(`${server.url}/dashboard`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="domain-row"]');
-    const rows = await page.$$eval('[data-testid="domain-row"]', (trs) =>
+    await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="domain-row"]');
+    const rows = await t.page.$$eval('[data-testid="domain-row"]', (trs) =>
       trs.map((tr) => (tr as HTMLElement).innerText.replace(/\s+/g, ' ')),
     );
     expect(rows).toHaveLength(2);
     expect(rows.find((r) => r.includes('Owner Site'))).toContain('Team');
     expect(rows.find((r) => r.includes('My Site'))).not.toContain('Team');
 
-    await page.goto(`${server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="read-only-domain"]');
-    await page.waitForSelector('[data-testid="configuration-read-only"]');
-    await page.waitForSelector('[data-testid="report-row"]');
-    const text = await visibleText(page);
+    await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="read-only-domain"]');
+    await t.page.waitForSelector('[data-testid="configuration-read-only"]');
+    await t.page.waitForSelector('[data-testid="report-row"]');
+    const text = await visibleText(t.page);
     expect(text).toContain(READ_ONLY_MESSAGE);
     expect(text).toContain('Only the team owner can save or delete configurations.');
     for (const absent of ['Run an Analysis', 'Clear All', 'Deactivate', 'Delete Domain']) {
@@ -89,18 +77,18 @@ describe("a member's view of the team owner's domain", () => {
       '[data-testid="configuration-delete"]',
       'button[aria-label="Delete report"]',
     ]) {
-      expect(await page.$(selector), selector).toBeNull();
+      expect(await t.page.$(selector), selector).toBeNull();
     }
     // The saved configuration can be loaded and read.
-    await page.select('[data-testid="configuration-select"]', savedId);
+    await t.page.select('[data-testid="configuration-select"]', savedId);
     expect(
-      await page.$eval('[data-testid="configuration-name"]', (el) => (el as HTMLInputElement).value),
+      await t.page.$eval('[data-testid="configuration-name"]', (el) => (el as HTMLInputElement).value),
     ).toBe('Production');
 
     // Their own domain has every control.
-    await page.goto(`${server.url}/domains/${mine.id}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="domain-overview"]');
-    await page.waitForFunction(() => document.body.innerText.includes('Run an Analysis'));
-    expect(await page.$('[data-testid="read-only-domain"]')).toBeNull();
+    await t.page.goto(`${t.server.url}/domains/${mine.id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="domain-overview"]');
+    await t.page.waitForFunction(() => document.body.innerText.includes('Run an Analysis'));
+    expect(await t.page.$('[data-testid="read-only-domain"]')).toBeNull();
   });
 });
