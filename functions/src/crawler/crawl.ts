@@ -9,13 +9,14 @@ import {
   type TabOptions,
   withBrowserSession,
 } from './browser-session';
-import { DENY_ALL_POLICY, type SettleOptions } from './capture';
+import { DENY_ALL_POLICY } from './capture';
 import { discover, initialOrigin } from './discovery';
 import { Frontier } from './frontier';
 import { type CheckAddress, createTargetGuard } from './guard';
 import { HostScheduler } from './politeness';
 import { type CrawlPhase, phaseProgress } from './progress';
 import { samplePages } from './sample';
+import type { SettleOptions } from './settle';
 import {
   type CrawlJob,
   type CrawlState,
