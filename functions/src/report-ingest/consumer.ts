@@ -11,7 +11,6 @@
 
 import { createHash } from 'node:crypto';
 import { aggregateReports, capNewGroups, type ReportRef } from '@csp/shared/reports/aggregate';
-import { reportGroup } from '@csp/shared/reports/group';
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { sampleReports } from '@csp/shared/reports/sample';
 import {
@@ -37,9 +36,9 @@ import {
   type GuardDelta,
   guardToken,
   hitsKey,
-  hourOf,
 } from '../store/report-counts';
 import { putPolicies, putReports, type StoredReport } from '../store/reports';
+import { transactionChunks } from './chunks';
 
 interface Delivered {
   record: SQSRecord;
@@ -61,9 +60,6 @@ export interface ConsumerOptions {
    */
   clear?: { queue: ReportClearQueue; stepMs: number };
 }
-
-/** Transaction items of one chunk: counters + hours + guard seconds must fit in 100. */
-const MAX_CHUNK_ITEMS = 100;
 
 const sha = (s: string) => createHash('sha256').update(s).digest('base64url');
 
@@ -120,7 +116,7 @@ export function createReportConsumer(opts: ConsumerOptions) {
       });
       failed.push(d);
     };
-    for (const chunk of chunks(todo)) {
+    for (const chunk of transactionChunks(todo)) {
       try {
         await consumeChunk(domainId, chunk);
       } catch (err) {
@@ -304,37 +300,6 @@ export function createReportConsumer(opts: ConsumerOptions) {
     ]);
     return { batchItemFailures: failures };
   };
-}
-
-/** Messages in order, cut so that each chunk's distinct counters, hours and guard seconds fit one transaction. */
-function chunks(list: Delivered[]): Delivered[][] {
-  const out: Delivered[][] = [];
-  let current: Delivered[] = [];
-  let keys = new Set<string>();
-  let checked = 0;
-  for (const d of list) {
-    const mine = new Set<string>([`g${d.second}`, `s${hourOf(d.message.receivedAt)}`]);
-    for (const r of d.message.reports) {
-      const { directive, source } = reportGroup(r);
-      mine.add(`c${hourOf(r.reportedAt)}\n${directive}\n${source}`);
-      mine.add(`s${hourOf(r.reportedAt)}`);
-    }
-    const merged = new Set([...keys, ...mine]);
-    // Redelivered messages add one condition each: 50 keep the expression well under DynamoDB's 4 KB.
-    const full = merged.size > MAX_CHUNK_ITEMS || current.length >= 2000 || (d.redelivered && checked >= 50);
-    if (current.length > 0 && full) {
-      out.push(current);
-      current = [];
-      keys = mine;
-      checked = 0;
-    } else {
-      keys = merged;
-    }
-    if (d.redelivered) checked += 1;
-    current.push(d);
-  }
-  if (current.length > 0) out.push(current);
-  return out;
 }
 
 function isRetryable(err: unknown): boolean {
