@@ -8,11 +8,11 @@
 // A visit: navigate, let the page settle (settle.ts: load, network idle, scroll through, idle again), act
 // on it (interact.ts; navigations and writes are stopped meanwhile), collect. Every step that can time out
 // says so: a capture that did not finish is `incomplete`, never silently thin.
-import { randomBytes } from 'node:crypto';
 import type { Observation } from '@csp/shared/csp/artifact';
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { classifyPage, observationKey } from './classify';
-import { type InstrumentItem, instrumentBatchSchema, instrumentSource } from './instrument';
+import type { InstrumentItem } from './instrument';
+import { InstrumentChannel } from './instrument-channel';
 import { DEFAULT_INTERACTION_BUDGET_MS, interactionResultSchema, interactionSource } from './interact';
 import {
   type AttachedEvent,
@@ -32,40 +32,13 @@ import {
   COLLECT_TIMEOUT_MS,
   DEFAULT_SETTLE,
   INTERACTION_MARGIN_MS,
-  LOAD_EXPRESSION,
   runStep,
-  SCROLL_EXPRESSION,
-  SCROLL_TIMEOUT_MS,
   type SettleOptions,
+  settlePage,
   sleep,
   waitForIdle,
 } from './settle';
 import { describeFailure } from './visit-failure';
-
-/**
- * The policy injected while crawling: allows nothing, reports everything. 'report-sample' gives the first
- * 40 characters of inline code, which pairs violations with the code we hash from the DOM.
- */
-export const DENY_ALL_POLICY = [
-  "default-src 'none'",
-  "script-src 'none' 'report-sample'",
-  "script-src-elem 'none' 'report-sample'",
-  "script-src-attr 'none' 'report-sample'",
-  "style-src 'none' 'report-sample'",
-  "style-src-elem 'none' 'report-sample'",
-  "style-src-attr 'none' 'report-sample'",
-  "img-src 'none'",
-  "font-src 'none'",
-  "media-src 'none'",
-  "connect-src 'none'",
-  "frame-src 'none'",
-  "child-src 'none'",
-  "worker-src 'none'",
-  "manifest-src 'none'",
-  "object-src 'none'",
-  "form-action 'none'",
-  "base-uri 'none'",
-].join('; ');
 
 export interface VisitResult {
   url: string;
@@ -121,7 +94,7 @@ export interface TabCaptureOptions extends InterceptionOptions {
 const COMMIT_TIMEOUT_MS = 5_000;
 
 export class TabCapture {
-  private items: InstrumentItem[] = [];
+  private readonly instrument = new InstrumentChannel();
   private readonly network: NetworkRecorder;
   private readonly interception: RequestInterceptor;
   private crashed = false;
@@ -129,8 +102,6 @@ export class TabCapture {
   private committed = false;
   private navigating = false;
   private readonly settle: SettleOptions;
-  private readonly flushName = `__cspCrawlerFlush_${randomBytes(6).toString('hex')}`;
-  private readonly bindingName = `__cspCrawlerSend_${randomBytes(6).toString('hex')}`;
 
   private constructor(
     readonly page: Page,
@@ -166,9 +137,7 @@ export class TabCapture {
     // the page: dismiss it.
     page.on('dialog', (dialog) => void dialog.dismiss().catch(() => {}));
     client.on('Fetch.requestPaused', (event: PausedEvent) => void interception.onPaused(client, event, true));
-    client.on('Runtime.bindingCalled', (event: { name: string; payload: string }) => {
-      if (event.name === this.bindingName) this.onBatch(event.payload);
-    });
+    this.instrument.listen(client);
     this.network.watch(client, 'page', null);
     client.on('Page.frameNavigated', (event: { frame: { id: string; parentId?: string; url: string } }) => {
       if (event.frame.parentId) return;
@@ -191,30 +160,12 @@ export class TabCapture {
       client.send('Runtime.enable'),
       client.send('Network.enable', { maxPostDataSize: 0 }),
       interception.enable(),
-      client.send('Runtime.addBinding', { name: this.bindingName }),
-      client.send('Page.addScriptToEvaluateOnNewDocument', {
-        source: instrumentSource({
-          binding: this.bindingName,
-          flushName: this.flushName,
-          policy: this.options.policy,
-        }),
-      }),
+      ...this.instrument.install(client, this.options.policy),
       // Workers, service workers and out-of-process frames are separate targets: attach before they run.
       client.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }),
     ]);
     const tree = (await client.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
     interception.mainFrameId = tree.frameTree.frame.id;
-  }
-
-  private onBatch(payload: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(payload);
-    } catch {
-      return;
-    }
-    const batch = instrumentBatchSchema.safeParse(parsed);
-    if (batch.success) this.items.push(...batch.data);
   }
 
   private async onAttached(parent: CDPSession, event: AttachedEvent): Promise<void> {
@@ -235,10 +186,6 @@ export class TabCapture {
     await startRecording(child, type, true);
   }
 
-  private flushExpression(withLinks: boolean): string {
-    return `(function () { var f = window[${JSON.stringify(this.flushName)}]; return typeof f === 'function' ? f(${withLinks}) : []; })()`;
-  }
-
   /**
    * Navigates to `url`, lets it settle (load, network idle, scroll through, idle again), acts on it (then
    * idle again) and collects. Observations first seen after acting are marked `interaction`.
@@ -247,7 +194,7 @@ export class TabCapture {
     const patience = Math.max(1, visitOptions.patience ?? 1);
     const limit = (ms: number) => Math.round(ms * patience);
     const { interception, network } = this;
-    this.items = [];
+    this.instrument.items = [];
     network.reset();
     interception.startVisit(url);
     const base: Omit<VisitResult, 'status'> = {
@@ -294,33 +241,14 @@ export class TabCapture {
     }
     const problems: string[] = [];
     if (interception.unserved) problems.push('the page could not be served with the capture policy');
-    const loaded = await runStep<boolean>(
-      this.client,
-      LOAD_EXPRESSION,
-      limit(this.settle.loadTimeoutMs),
-      'waiting for the load event',
-    );
-    if (!loaded.ok) problems.push(loaded.reason);
-    await waitForIdle(network, this.settle, limit(this.settle.idleMaxMs));
-    // Lazy images and frames load when scrolled into view.
-    const scrolled = await runStep<number>(
-      this.client,
-      SCROLL_EXPRESSION,
-      limit(SCROLL_TIMEOUT_MS),
-      'scrolling through the page',
-    );
-    if (!scrolled.ok) problems.push(scrolled.reason);
-    if (scrolled.ok && scrolled.value > 0) {
-      await sleep(30);
-      await waitForIdle(network, this.settle, limit(this.settle.idleMaxMs));
-    }
+    await settlePage(this.client, network, this.settle, limit, problems);
 
     const budget = this.options.interactionBudgetMs ?? DEFAULT_INTERACTION_BUDGET_MS;
     const acted = budget > 0 && problems.length === 0 ? await this.act(limit, budget, problems) : null;
 
     const collected = await runStep<string[]>(
       this.client,
-      this.flushExpression(true),
+      this.instrument.flushExpression(true),
       limit(COLLECT_TIMEOUT_MS),
       'collecting what the page did',
     );
@@ -332,13 +260,18 @@ export class TabCapture {
     if (currentUrl.startsWith('http')) finalUrl = currentUrl;
     if (this.options.sharedWorkers) network.records.push(...this.options.sharedWorkers.drain());
     const siteOrigin = this.options.siteOrigin();
-    const classified = classifyPage({ page: url, siteOrigin, items: this.items, network: network.records });
+    const classified = classifyPage({
+      page: url,
+      siteOrigin,
+      items: this.instrument.items,
+      network: network.records,
+    });
     let observations = classified.observations;
     if (acted) {
       const earlier = classifyPage({
         page: url,
         siteOrigin,
-        items: this.items.slice(0, acted.before.items),
+        items: this.instrument.items.slice(0, acted.before.items),
         network: network.records.slice(0, acted.before.network),
       });
       const seen = new Set(earlier.observations.map(observationKey));
@@ -352,7 +285,7 @@ export class TabCapture {
       status,
       contentType: base.contentType,
       observations,
-      violations: this.items.filter((i) => i.k === 'violation'),
+      violations: this.instrument.items.filter((i) => i.k === 'violation'),
       links: links.filter((l) => typeof l === 'string'),
       originalPolicy: interception.originalPolicies.get(finalUrl) ?? interception.originalPolicies.get(url),
       unmatchedInline: classified.unmatchedInline,
@@ -378,12 +311,12 @@ export class TabCapture {
     // Everything the load produced is in before acting, so what acting adds can be told apart.
     const drained = await runStep<unknown>(
       this.client,
-      this.flushExpression(false),
+      this.instrument.flushExpression(false),
       limit(COLLECT_TIMEOUT_MS),
       'collecting before acting',
     );
     if (!drained.ok) problems.push(drained.reason);
-    const before = { items: this.items.length, network: network.records.length };
+    const before = { items: this.instrument.items.length, network: network.records.length };
     await interception.startActing();
     const acted = await runStep<unknown>(
       this.client,
@@ -402,7 +335,7 @@ export class TabCapture {
       }
     }
     // Requests an action started late (timers, animations) hold idle; a page that did nothing is done.
-    if (network.lastActivity > startedAt || this.items.length > before.items) {
+    if (network.lastActivity > startedAt || this.instrument.items.length > before.items) {
       await sleep(30);
       await waitForIdle(network, this.settle, limit(this.settle.idleMaxMs));
     }

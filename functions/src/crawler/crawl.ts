@@ -9,13 +9,13 @@ import {
   type TabOptions,
   withBrowserSession,
 } from './browser-session';
-import { DENY_ALL_POLICY } from './capture';
 import { discover, initialOrigin } from './discovery';
 import { Frontier } from './frontier';
 import { type CheckAddress, createTargetGuard } from './guard';
 import { HostScheduler } from './politeness';
 import { type CrawlPhase, phaseProgress } from './progress';
 import { rerenderPages, rerenderSample } from './re-render';
+import { DENY_ALL_POLICY } from './request-interception';
 import type { SettleOptions } from './settle';
 import {
   type CrawlJob,

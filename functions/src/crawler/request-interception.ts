@@ -41,6 +41,31 @@ export interface AnsweredWrite {
   url: string;
 }
 
+/**
+ * The policy injected while crawling: allows nothing, reports everything. 'report-sample' gives the first
+ * 40 characters of inline code, which pairs violations with the code we hash from the DOM.
+ */
+export const DENY_ALL_POLICY = [
+  "default-src 'none'",
+  "script-src 'none' 'report-sample'",
+  "script-src-elem 'none' 'report-sample'",
+  "script-src-attr 'none' 'report-sample'",
+  "style-src 'none' 'report-sample'",
+  "style-src-elem 'none' 'report-sample'",
+  "style-src-attr 'none' 'report-sample'",
+  "img-src 'none'",
+  "font-src 'none'",
+  "media-src 'none'",
+  "connect-src 'none'",
+  "frame-src 'none'",
+  "child-src 'none'",
+  "worker-src 'none'",
+  "manifest-src 'none'",
+  "object-src 'none'",
+  "form-action 'none'",
+  "base-uri 'none'",
+].join('; ');
+
 export interface InterceptionOptions {
   /** Origin whose documents get the injected policy; a function because a redirect may settle it late. */
   siteOrigin: () => string;

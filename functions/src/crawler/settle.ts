@@ -26,16 +26,16 @@ export const DEFAULT_SETTLE: SettleOptions = {
 };
 
 /** In-page steps' time limits. Generous: on a busy machine a step that times out loses observations. */
-export const SCROLL_TIMEOUT_MS = 5_000;
+const SCROLL_TIMEOUT_MS = 5_000;
 export const COLLECT_TIMEOUT_MS = 10_000;
 /** Beyond the interaction budget, for the script to notice it and return. */
 export const INTERACTION_MARGIN_MS = 3_000;
 
 /** Resolves once the load event has fired. */
-export const LOAD_EXPRESSION = `document.readyState === 'complete' || new Promise(function (r) { addEventListener('load', function () { r(true); }, { once: true }); })`;
+const LOAD_EXPRESSION = `document.readyState === 'complete' || new Promise(function (r) { addEventListener('load', function () { r(true); }, { once: true }); })`;
 
 /** Scrolls down a screen at a time (15 at most); resolves to the number of screens scrolled. */
-export const SCROLL_EXPRESSION = `(async function () {
+const SCROLL_EXPRESSION = `(async function () {
         var steps = 0, y = 0;
         var height = function () { return Math.max(document.documentElement ? document.documentElement.scrollHeight : 0, document.body ? document.body.scrollHeight : 0); };
         while (y + innerHeight < height() && steps < 15) {
@@ -104,4 +104,38 @@ export async function waitForIdle(
     await sleep(Math.min(25, Math.max(5, settle.idleMs - quiet)));
   }
   return false;
+}
+
+/**
+ * Lets a page that reached DOMContentLoaded settle: the load event, network idle, a scroll through (lazy
+ * images and frames load when scrolled into view), idle again. `limit` scales a time limit (a retry's
+ * patience); what timed out or failed is added to `problems`.
+ */
+export async function settlePage(
+  client: CDPSession,
+  network: NetworkRecorder,
+  settle: SettleOptions,
+  limit: (ms: number) => number,
+  problems: string[],
+): Promise<void> {
+  const loaded = await runStep<boolean>(
+    client,
+    LOAD_EXPRESSION,
+    limit(settle.loadTimeoutMs),
+    'waiting for the load event',
+  );
+  if (!loaded.ok) problems.push(loaded.reason);
+  await waitForIdle(network, settle, limit(settle.idleMaxMs));
+  // Lazy images and frames load when scrolled into view.
+  const scrolled = await runStep<number>(
+    client,
+    SCROLL_EXPRESSION,
+    limit(SCROLL_TIMEOUT_MS),
+    'scrolling through the page',
+  );
+  if (!scrolled.ok) problems.push(scrolled.reason);
+  if (scrolled.ok && scrolled.value > 0) {
+    await sleep(30);
+    await waitForIdle(network, settle, limit(settle.idleMaxMs));
+  }
 }
