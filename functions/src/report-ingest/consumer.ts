@@ -155,8 +155,9 @@ export function createReportConsumer(opts: ConsumerOptions) {
         `${chunk[ref.message]!.record.messageId}#${ref.index}`,
       ),
     );
+    const countedBefore = all.map((g) => hits.get(hitsKey(domainId, g)) ?? 0);
     const kept = sampleReports(counts.reports, counts.groups, hours, {
-      countedBefore: (group) => hits.get(hitsKey(domainId, all[group]!)) ?? 0,
+      countedBefore: (group) => countedBefore[group]!,
       keptBefore: (hour) => hourState.get(hour)?.kept ?? 0,
       drawn: (i) =>
         createHash('sha256').update(ids[i]!).digest().readUInt32BE(0) % REPORT_LIMITS.sampleOneIn === 0,
