@@ -1,6 +1,6 @@
 // What CloudFront needs from us-east-1: the web ACL (AWS WAF's CloudFront scope) and the Lambda@Edge
 // function that lets browsers' POST bodies through origin access control (body-hash.ts). Created in the
-// main stack when that is in us-east-1, else in a small companion stack there (csp-generator-stack.ts).
+// main stack when that is in us-east-1, else in a small companion stack there (services/web-hosting.ts).
 import { Duration, Stack, Token } from 'aws-cdk-lib';
 import { CompositePrincipal, ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Code, Function as LambdaFunction, Runtime, type Version } from 'aws-cdk-lib/aws-lambda';

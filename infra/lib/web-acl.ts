@@ -6,7 +6,7 @@
 // application keeps the same budgets per address on its own (functions/src/api/middleware/
 // client-rate-limit.ts, report-ingest/app.ts): WAF counts over a window and acts after a short delay, the
 // application answers 429 from the first request over. A CloudFront web ACL lives in us-east-1 (the stack
-// puts this construct there: csp-generator-stack.ts).
+// puts this construct there: services/web-hosting.ts).
 import { Stack, Token } from 'aws-cdk-lib';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';

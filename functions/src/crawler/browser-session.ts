@@ -4,9 +4,10 @@
 // rule: a page whose capture did not finish is tried once more in a fresh tab with more time.
 import type { Browser, BrowserContext } from 'puppeteer-core';
 import { closeBrowser, launchBrowser } from './browser';
-import { SharedWorkerWatcher, TabCapture, type TabCaptureOptions, type VisitResult } from './capture';
+import { TabCapture, type TabCaptureOptions, type VisitResult } from './capture';
 import { observationKey } from './classify';
 import { type CheckAddress, createTargetGuard } from './guard';
+import { SharedWorkerWatcher } from './network-recorder';
 import { type CrawlProxy, startProxy } from './proxy';
 
 export interface BrowserSessionOptions {

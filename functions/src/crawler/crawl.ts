@@ -1,7 +1,7 @@
 // The crawl engine: discovery, then one browser with several tabs working through the frontier breadth
 // first, honouring crawlDelay per host, until maxPages, an empty frontier — or the deadline, in which case
 // it returns its state (plain JSON) so the next invocation continues where this one stopped.
-import type { CrawlArtifact, Rerender } from '@csp/shared/csp/artifact';
+import type { CrawlArtifact } from '@csp/shared/csp/artifact';
 import type { BlobStore } from '../blobs/blob-store';
 import {
   type BrowserSession,
@@ -9,13 +9,14 @@ import {
   type TabOptions,
   withBrowserSession,
 } from './browser-session';
-import { DENY_ALL_POLICY, type SettleOptions } from './capture';
 import { discover, initialOrigin } from './discovery';
 import { Frontier } from './frontier';
 import { type CheckAddress, createTargetGuard } from './guard';
 import { HostScheduler } from './politeness';
 import { type CrawlPhase, phaseProgress } from './progress';
-import { samplePages } from './sample';
+import { rerenderPages, rerenderSample } from './re-render';
+import { DENY_ALL_POLICY } from './request-interception';
+import type { SettleOptions } from './settle';
 import {
   type CrawlJob,
   type CrawlState,
@@ -74,12 +75,8 @@ export interface RunCrawlResult {
 /** Worst case of one page: navigation timeout + load wait + idle waits + acting + collection. */
 const PAGE_RESERVE_MS = 45_000;
 const CHECKPOINT_EVERY = 25;
-/** Stability check: at least this many pages, or this share of them, whichever is more… */
-const RERENDER_MIN_PAGES = 10;
-const RERENDER_SHARE = 0.2;
-/** …within this share of the time the crawl itself took (at least RERENDER_MIN_MS). */
-const RERENDER_TIME_SHARE = 0.35;
-const RERENDER_MIN_MS = 20_000;
+/** 5 tabs: measured best on 2 cores (see README's benchmark figures; 6 tabs pass 1.5 GB). */
+const DEFAULT_CONCURRENCY = 5;
 
 /**
  * Where an analysis' crawl state is kept between runs. Named by the analysis' checkpoint id, a random value
@@ -114,47 +111,6 @@ export function crawlArtifact(state: CrawlState): CrawlArtifact {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * Pages the stability check loads again: at least 10 or 20 %, spread over the crawl; then, while its time
- * lasts, every other page that has inline code of a shape no page in the sample has (greedily, most new
- * shapes first), so a one-off page with a per-request token is not missed because it was not "typical".
- */
-export function rerenderSample(state: CrawlState): string[] {
-  const pages = state.pages.filter((p) => p.status < 400 && !p.incomplete);
-  const base = samplePages(
-    pages.map((p) => p.finalUrl),
-    Math.max(RERENDER_MIN_PAGES, Math.ceil(pages.length * RERENDER_SHARE)),
-  );
-  const shapes = new Map<string, Set<string>>();
-  for (const page of pages) {
-    const set = shapes.get(page.finalUrl) ?? new Set<string>();
-    for (const o of page.observations)
-      if (o.type === 'inline') set.add(`${o.directive} ${o.shape ?? o.hash}`);
-    shapes.set(page.finalUrl, set);
-  }
-  const covered = new Set<string>();
-  for (const url of base) for (const shape of shapes.get(url) ?? []) covered.add(shape);
-  const rest = new Set([...shapes.keys()].filter((url) => !base.includes(url)));
-  const extra: string[] = [];
-  for (;;) {
-    let best: string | undefined;
-    let bestNew = 0;
-    for (const url of rest) {
-      let fresh = 0;
-      for (const shape of shapes.get(url)!) if (!covered.has(shape)) fresh++;
-      if (fresh > bestNew) {
-        best = url;
-        bestNew = fresh;
-      }
-    }
-    if (!best) break;
-    extra.push(best);
-    rest.delete(best);
-    for (const shape of shapes.get(best)!) covered.add(shape);
-  }
-  return [...base, ...extra];
-}
 
 function isHtml(contentType: string): boolean {
   return contentType === '' || /^(text\/html|application\/xhtml\+xml)/i.test(contentType.trim());
@@ -246,7 +202,13 @@ export async function runCrawl(
         }
         if (crawlFinished() && rerenderOn && resumeAfterMs === undefined) {
           state.rerenderQueue ??= rerenderSample(state);
-          await rerenderPages(session);
+          await rerenderPages(session, state, {
+            deadline: options.deadline,
+            reserve,
+            concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+            tabOptions,
+            report: (url, inFlight) => report('rerendering', url, inFlight),
+          });
         }
       },
     );
@@ -359,63 +321,10 @@ export async function runCrawl(
       }
     };
 
-    // 5 tabs: measured best on 2 cores (see README's benchmark figures; 6 tabs pass 1.5 GB).
-    const concurrency = Math.max(1, Math.min(options.concurrency ?? 5, job.maxPages));
+    const concurrency = Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, job.maxPages));
     await Promise.all(Array.from({ length: concurrency }, () => worker()));
     await checkpointing;
     return resumeAfter;
-  }
-
-  /**
-   * The stability check: the sample loaded again in a fresh browser context (no cookies, cache or storage
-   * from the crawl), acted on the same way, keeping only its inline code. Bounded by time: it stops
-   * starting pages when its share of the crawl's time is used up, and before the run's deadline.
-   */
-  async function rerenderPages(session: BrowserSession): Promise<void> {
-    const queue = state.rerenderQueue ?? [];
-    if (queue.length === 0) return;
-    const crawlMs = Math.max(0, Date.now() - Date.parse(state.startedAt));
-    const stopAt = Math.min(
-      options.deadline - reserve,
-      Date.now() + Math.max(RERENDER_MIN_MS, crawlMs * RERENDER_TIME_SHARE),
-    );
-    const context = await session.freshContext();
-    let inFlight = 0;
-    try {
-      const worker = async () => {
-        const tab = session.tabWorker(tabOptions, context);
-        try {
-          for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
-            if (Date.now() >= stopAt) {
-              queue.unshift(url);
-              return;
-            }
-            inFlight += 1;
-            report('rerendering', url, inFlight);
-            const started = Date.now();
-            let result: CapturedPage;
-            try {
-              result = await tab.visit(url);
-            } finally {
-              inFlight -= 1;
-            }
-            state.stats.rerenderMs += Date.now() - started;
-            if (!(result.error && result.status === 0) && !result.incomplete) {
-              state.rerenders.push(rerenderOf(url, result));
-            }
-            report('rerendering', url, inFlight);
-          }
-        } finally {
-          await tab.close();
-        }
-      };
-      const concurrency = Math.max(1, Math.min(options.concurrency ?? 5, queue.length));
-      await Promise.all(Array.from({ length: concurrency }, () => worker()));
-    } finally {
-      await context.close().catch(() => {});
-    }
-    // Out of its time share (not of the run's): the rest of the sample is left, not carried over.
-    if (Date.now() >= stopAt && Date.now() + reserve < options.deadline) state.rerenderQueue = [];
   }
 
   const done = crawlFinished() && rerenderFinished();
@@ -431,19 +340,4 @@ export async function runCrawl(
   report(crawlFinished() && rerenderOn ? 'rerendering' : 'crawling', null, 0);
   await progressChain;
   return { state, done, ...(done || resumeAfterMs === undefined ? {} : { resumeAfterMs }) };
-}
-
-/** A re-render keeps the page's inline code only (the rest of the crawl already has it). */
-function rerenderOf(url: string, result: CapturedPage): Rerender {
-  const inline: Rerender['inline'] = [];
-  for (const o of result.observations) {
-    if (o.type !== 'inline') continue;
-    inline.push({
-      directive: o.directive,
-      hash: o.hash,
-      ...(o.sample !== undefined ? { sample: o.sample } : {}),
-      ...(o.shape !== undefined ? { shape: o.shape } : {}),
-    });
-  }
-  return { page: url, inline };
 }

@@ -5,9 +5,9 @@
 import type { Observation } from '@csp/shared/csp/artifact';
 import type { BlockedItem } from '@csp/shared/schemas/analysis';
 import { type BrowserSessionOptions, withBrowserSession } from './browser-session';
-import type { SettleOptions } from './capture';
 import type { CheckAddress } from './guard';
 import { samplePages } from './sample';
+import type { SettleOptions } from './settle';
 
 export interface Verification {
   pagesChecked: number;

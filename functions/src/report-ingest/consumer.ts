@@ -10,8 +10,9 @@
 // fails is handed back alone, like a report message.
 
 import { createHash } from 'node:crypto';
-import { reportGroup } from '@csp/shared/reports/group';
-import { DROP_REASONS, REPORT_LIMITS } from '@csp/shared/reports/limits';
+import { aggregateReports, capNewGroups, type ReportRef } from '@csp/shared/reports/aggregate';
+import { REPORT_LIMITS } from '@csp/shared/reports/limits';
+import { sampleReports } from '@csp/shared/reports/sample';
 import {
   type ReportClearMessage,
   type ReportMessage,
@@ -35,11 +36,9 @@ import {
   type GuardDelta,
   guardToken,
   hitsKey,
-  hourOf,
-  type OtherDelta,
-  type StatsDelta,
 } from '../store/report-counts';
 import { putPolicies, putReports, type StoredReport } from '../store/reports';
+import { transactionChunks } from './chunks';
 
 interface Delivered {
   record: SQSRecord;
@@ -61,9 +60,6 @@ export interface ConsumerOptions {
    */
   clear?: { queue: ReportClearQueue; stepMs: number };
 }
-
-/** Transaction items of one chunk: counters + hours + guard seconds must fit in 100. */
-const MAX_CHUNK_ITEMS = 100;
 
 const sha = (s: string) => createHash('sha256').update(s).digest('base64url');
 
@@ -120,7 +116,7 @@ export function createReportConsumer(opts: ConsumerOptions) {
       });
       failed.push(d);
     };
-    for (const chunk of chunks(todo)) {
+    for (const chunk of transactionChunks(todo)) {
       try {
         await consumeChunk(domainId, chunk);
       } catch (err) {
@@ -137,97 +133,47 @@ export function createReportConsumer(opts: ConsumerOptions) {
   }
 
   async function consumeChunk(domainId: string, chunk: Delivered[], attempt = 0): Promise<void> {
-    const counters = new Map<string, CounterDelta>();
-    const stats = new Map<string, StatsDelta>();
-    const statsOf = (hour: string) => {
-      const s = stats.get(hour) ?? { received: 0, stored: 0, dropped: {}, newGroups: 0 };
-      stats.set(hour, s);
-      return s;
-    };
-    const perReport: { d: Delivered; index: number; group: CounterDelta }[] = [];
-    for (const d of chunk) {
-      const { message } = d;
-      const droppedHour = hourOf(message.receivedAt);
-      for (const reason of DROP_REASONS) {
-        const n = message.dropped[reason];
-        if (!n) continue;
-        const s = statsOf(droppedHour);
-        s.dropped[reason] = (s.dropped[reason] ?? 0) + n;
-      }
-      message.reports.forEach((r, index) => {
-        const { directive, source } = reportGroup(r);
-        const hour = hourOf(r.reportedAt);
-        const shard = counterShard(directive, source);
-        const key = `${hour}\n${directive}\n${source}`;
-        let g = counters.get(key);
-        if (!g) {
-          g = { shard, hour, directive, source, hits: 0, firstSeen: r.reportedAt, lastSeen: r.reportedAt };
-          counters.set(key, g);
-        }
-        g.hits += 1;
-        if (r.reportedAt < g.firstSeen) g.firstSeen = r.reportedAt;
-        if (r.reportedAt > g.lastSeen) g.lastSeen = r.reportedAt;
-        statsOf(hour).received += 1;
-        perReport.push({ d, index, group: g });
-      });
-    }
-
-    const all = [...counters.values()];
+    const counts = aggregateReports(chunk.map((d) => d.message));
+    const { hours } = counts;
+    const all: CounterDelta[] = counts.groups.map((g) => ({
+      shard: counterShard(g.directive, g.source),
+      ...g,
+    }));
     const [hits, hourState] = await Promise.all([
       all.length ? currentHits(db, domainId, all) : new Map<string, number>(),
-      currentHourState(db, domainId, [...stats.keys()]),
+      currentHourState(db, domainId, [...hours.keys()]),
     ]);
-    // The hour's cap of new groups: a group with a counter already is counted there; a new one only while
-    // the hour has room, else its reports go to the hour's "other" counter.
-    const room = new Map<string, number>();
-    const groups: CounterDelta[] = [];
-    const others = new Map<string, OtherDelta>();
-    for (const g of all) {
-      if (hits.has(hitsKey(domainId, g))) {
-        groups.push(g);
-        continue;
-      }
-      const left =
-        room.get(g.hour) ?? REPORT_LIMITS.newGroupsPerDomainHour - (hourState.get(g.hour)?.groups ?? 0);
-      if (left > 0) {
-        room.set(g.hour, left - 1);
-        statsOf(g.hour).newGroups += 1;
-        groups.push(g);
-        continue;
-      }
-      room.set(g.hour, 0);
-      const o = others.get(g.hour) ?? { hour: g.hour, hits: 0, firstSeen: g.firstSeen, lastSeen: g.lastSeen };
-      o.hits += g.hits;
-      if (g.firstSeen < o.firstSeen) o.firstSeen = g.firstSeen;
-      if (g.lastSeen > o.lastSeen) o.lastSeen = g.lastSeen;
-      others.set(g.hour, o);
-    }
+    const { counted: groups, others } = capNewGroups(all, hours, {
+      known: (g) => hits.has(hitsKey(domainId, g)),
+      groupsInHour: (hour) => hourState.get(hour)?.groups ?? 0,
+    });
 
-    // Sampling: the first reports of each group and hour are kept, up to the domain's hourly budget; above
-    // either, one in sampleOneIn (by the report's id, so a redelivery decides the same way).
-    const rank = new Map<CounterDelta, number>();
-    const keptByHour = new Map<string, number>();
+    const reportOf = (ref: ReportRef) => chunk[ref.message]!.message.reports[ref.index]!;
+    const ids = counts.reports.map((ref) =>
+      idFromSeed(
+        Date.parse(reportOf(ref).reportedAt),
+        `${chunk[ref.message]!.record.messageId}#${ref.index}`,
+      ),
+    );
+    const countedBefore = all.map((g) => hits.get(hitsKey(domainId, g)) ?? 0);
+    const kept = sampleReports(counts.reports, counts.groups, hours, {
+      countedBefore: (group) => countedBefore[group]!,
+      keptBefore: (hour) => hourState.get(hour)?.kept ?? 0,
+      drawn: (i) =>
+        createHash('sha256').update(ids[i]!).digest().readUInt32BE(0) % REPORT_LIMITS.sampleOneIn === 0,
+    });
     const keep: StoredReport[] = [];
     const policies = new Map<string, string>();
-    for (const { d, index, group } of perReport) {
-      const r = d.message.reports[index]!;
-      const id = idFromSeed(Date.parse(r.reportedAt), `${d.record.messageId}#${index}`);
-      const n = (rank.get(group) ?? 0) + 1;
-      rank.set(group, n);
-      const keptThisHour = (hourState.get(group.hour)?.kept ?? 0) + (keptByHour.get(group.hour) ?? 0);
-      const underBudget =
-        (hits.get(hitsKey(domainId, group)) ?? 0) + n <= REPORT_LIMITS.rawPerGroupHour &&
-        keptThisHour < REPORT_LIMITS.rawBudgetPerDomainHour;
-      const sampled =
-        createHash('sha256').update(id).digest().readUInt32BE(0) % REPORT_LIMITS.sampleOneIn === 0;
-      if (!underBudget && !sampled) continue;
-      keptByHour.set(group.hour, (keptByHour.get(group.hour) ?? 0) + 1);
+    for (const i of kept) {
+      const ref = counts.reports[i]!;
+      const d = chunk[ref.message]!;
+      const r = reportOf(ref);
       const policyHash = r.originalPolicy ? sha(r.originalPolicy) : null;
       if (policyHash && r.originalPolicy && !storedPolicies.has(`${domainId}/${policyHash}`)) {
         policies.set(policyHash, r.originalPolicy);
       }
       keep.push({
-        id,
+        id: ids[i]!,
         domainId,
         domainUuid: d.message.domainUuid,
         reportedUri: r.documentUri,
@@ -248,7 +194,6 @@ export function createReportConsumer(opts: ConsumerOptions) {
         createdAt: d.message.receivedAt,
       });
     }
-    for (const [hour, n] of keptByHour) statsOf(hour).stored += n;
 
     // Raw reports and policies first: their ids are deterministic, so writing them again is harmless; the
     // counts and the guard then commit together.
@@ -271,11 +216,11 @@ export function createReportConsumer(opts: ConsumerOptions) {
     try {
       await applyCounts(db, domainId, {
         counters: groups,
-        others: [...others.values()],
-        stats,
+        others,
+        stats: hours,
         guards: [...guards.values()],
       });
-      opts.onWrite?.('counts', groups.length + others.size + stats.size + guards.size);
+      opts.onWrite?.('counts', groups.length + others.length + hours.size + guards.size);
     } catch (err) {
       if (attempt >= 5) throw err;
       const failedIndexes = failedConditionIndexes(err);
@@ -356,37 +301,6 @@ export function createReportConsumer(opts: ConsumerOptions) {
     ]);
     return { batchItemFailures: failures };
   };
-}
-
-/** Messages in order, cut so that each chunk's distinct counters, hours and guard seconds fit one transaction. */
-function chunks(list: Delivered[]): Delivered[][] {
-  const out: Delivered[][] = [];
-  let current: Delivered[] = [];
-  let keys = new Set<string>();
-  let checked = 0;
-  for (const d of list) {
-    const mine = new Set<string>([`g${d.second}`, `s${hourOf(d.message.receivedAt)}`]);
-    for (const r of d.message.reports) {
-      const { directive, source } = reportGroup(r);
-      mine.add(`c${hourOf(r.reportedAt)}\n${directive}\n${source}`);
-      mine.add(`s${hourOf(r.reportedAt)}`);
-    }
-    const merged = new Set([...keys, ...mine]);
-    // Redelivered messages add one condition each: 50 keep the expression well under DynamoDB's 4 KB.
-    const full = merged.size > MAX_CHUNK_ITEMS || current.length >= 2000 || (d.redelivered && checked >= 50);
-    if (current.length > 0 && full) {
-      out.push(current);
-      current = [];
-      keys = mine;
-      checked = 0;
-    } else {
-      keys = merged;
-    }
-    if (d.redelivered) checked += 1;
-    current.push(d);
-  }
-  if (current.length > 0) out.push(current);
-  return out;
 }
 
 function isRetryable(err: unknown): boolean {

@@ -17,8 +17,8 @@ import {
 } from './keys';
 import { retentionExpiry } from './reports';
 
-/** `2026-11-24T13`: the hour a report counts in (UTC), sortable as text. */
-export const hourOf = (iso: string) => iso.slice(0, 13);
+export { hourOf } from '@csp/shared/reports/group';
+
 export const hourStartMs = (hour: string) => Date.parse(`${hour}:00:00.000Z`);
 
 /** The counter partition of a group: stable, so a group's hour is one item. */

@@ -37,6 +37,9 @@ export function groupSource(blockedUri: string): string {
   }
 }
 
+/** `2026-11-24T13`: the hour a report counts in (UTC), sortable as text. */
+export const hourOf = (iso: string) => iso.slice(0, 13);
+
 export function reportGroup(report: { violatedDirective: string; blockedUri: string }): ReportGroupKey {
   return { directive: groupDirective(report.violatedDirective), source: groupSource(report.blockedUri) };
 }
