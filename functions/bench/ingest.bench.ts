@@ -26,6 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hourOf } from '@csp/shared/reports/group';
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { topGroups } from '@csp/shared/reports/top-groups';
 import type { ReportMessage } from '@csp/shared/schemas/report';
@@ -41,7 +42,7 @@ import { batchPut } from '../src/store/batch';
 import { createDb, type Db } from '../src/store/db';
 import { createDomain } from '../src/store/domains';
 import { windowCounts, windowStats } from '../src/store/report-count-windows';
-import { counterItem, counterShard, hourOf } from '../src/store/report-counts';
+import { counterItem, counterShard } from '../src/store/report-counts';
 import { ensureTable } from '../src/store/table';
 import type { LoadOptions, LoadResult } from './ingest-load';
 

@@ -2,6 +2,7 @@
 // guard, and batch writes that retry what DynamoDB leaves unprocessed.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { hourOf } from '@csp/shared/reports/group';
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { NormalizedReport, ReportMessage } from '@csp/shared/schemas/report';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
@@ -11,7 +12,6 @@ import { batchPut } from '../store/batch';
 import { createDb, type Db } from '../store/db';
 import { createDomain } from '../store/domains';
 import { windowCounts, windowStats } from '../store/report-count-windows';
-import { hourOf } from '../store/report-counts';
 import { listDomainReports } from '../store/reports';
 import { ensureTable } from '../store/table';
 import { sqsRecord } from '../testing/sqs-events';

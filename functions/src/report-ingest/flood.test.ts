@@ -3,6 +3,8 @@
 // cap of new groups, exact totals), 50,000 stored groups (the owner's list and suggestions stay small and
 // fast; clearing runs in the background), report text naming Object.prototype members, and the TTL of the
 // items the suspicious-group watch writes.
+
+import { hourOf } from '@csp/shared/reports/group';
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { ReportClearJob, ReportList, ReportSuggestionList } from '@csp/shared/schemas/report';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +14,7 @@ import { batchPut } from '../store/batch';
 import { reportCountKey, reportStatsKey, suspiciousSeenPartition } from '../store/keys';
 import { queryTable } from '../store/query';
 import { requestReportClear } from '../store/report-clear';
-import { counterItem, counterShard, hourOf } from '../store/report-counts';
+import { counterItem, counterShard } from '../store/report-counts';
 import { registeredClient, startTestServer } from '../testing/api-server';
 import type { HttpClient } from '../testing/http-client';
 import { floodCounterItems, until } from '../testing/reports';

@@ -17,8 +17,6 @@ import {
 } from './keys';
 import { retentionExpiry } from './reports';
 
-export { hourOf } from '@csp/shared/reports/group';
-
 export const hourStartMs = (hour: string) => Date.parse(`${hour}:00:00.000Z`);
 
 /** The counter partition of a group: stable, so a group's hour is one item. */

@@ -1,6 +1,8 @@
 // Test helpers for violation reports: one report as Firefox sends it, through the real endpoint, waiting
 // for what the asynchronous consumer does with it, and the counters a flood leaves.
-import { counterItem, counterShard, hourOf } from '../store/report-counts';
+
+import { hourOf } from '@csp/shared/reports/group';
+import { counterItem, counterShard } from '../store/report-counts';
 
 /**
  * The counter items of `n` distinct img-src sources reported once each this hour: what a flood of made-up

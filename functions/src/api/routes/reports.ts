@@ -2,7 +2,7 @@
 // REPORT_LIMITS.groupsShown most reported groups, the rest summed up), deleting one, clearing all in the
 // background, and suggestions judged against the latest crawl. The domain's owner (and admins) see and delete
 // them, the members of the owner's team see them; for anyone else the domain does not exist (404).
-import { groupDirective, groupSource, reportGroup } from '@csp/shared/reports/group';
+import { groupDirective, groupSource, hourOf, reportGroup } from '@csp/shared/reports/group';
 import { DROP_REASONS } from '@csp/shared/reports/limits';
 import { type ReportGroupEvidence, suggestFromReports } from '@csp/shared/reports/suggestions';
 import { topGroups } from '@csp/shared/reports/top-groups';
@@ -21,7 +21,7 @@ import { listDomainAnalyses } from '../../store/analyses';
 import { getKnowledge } from '../../store/knowledge';
 import { pollReportClear, requestReportClear } from '../../store/report-clear';
 import { windowCounts, windowStats } from '../../store/report-count-windows';
-import { counterShard, hourOf, hourStartMs, uncountReport } from '../../store/report-counts';
+import { counterShard, hourStartMs, uncountReport } from '../../store/report-counts';
 import {
   deleteReportItem,
   getReport,
