@@ -4,6 +4,7 @@
 // reads of a window of them are report-count-windows.ts'.
 import { createHash } from 'node:crypto';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { GroupHour } from '@csp/shared/reports/aggregate';
 import { DROP_REASONS, type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { DropCounts } from '@csp/shared/schemas/report';
 import { batchGet } from './batch';
@@ -32,14 +33,8 @@ export function counterShard(directive: string, source: string): number {
 export const guardToken = (messageId: string) =>
   createHash('sha256').update(messageId).digest().subarray(0, 8).toString('base64url');
 
-export interface CounterDelta {
+export interface CounterDelta extends GroupHour {
   shard: number;
-  hour: string;
-  directive: string;
-  source: string;
-  hits: number;
-  firstSeen: string;
-  lastSeen: string;
 }
 
 /** Reports of one hour whose groups came after the hour's cap of new groups: one counter, exact in total. */
