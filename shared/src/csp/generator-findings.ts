@@ -1,5 +1,5 @@
 // The generator's own findings made from what gathering saw (gather.ts): why a keyword is in the policy
-// (WebAssembly, 'unsafe-hashes', unclassified resources), inline code that changes on every load, and how
+// (WebAssembly, 'unsafe-hashes' for style attributes, unclassified resources), inline code that changes on every load, and how
 // complete the crawl's capture was. They explain how the policy fits the crawled site; they are shown, not
 // scored (grade.ts), and the checks judge what they lead to. Pure.
 import type { CrawlArtifact } from './artifact';
@@ -7,7 +7,10 @@ import { UNSAFE_HASHES, UNSAFE_INLINE, WASM_UNSAFE_EVAL } from './directives';
 import { addGeneratorFinding, type PolicyFinding } from './finding';
 import type { Gathered, UnstableItem } from './gather';
 
-/** Why script-src, script-src-attr, style-src-attr or default-src carry what they carry beyond origins. */
+/**
+ * Why script-src, style-src-attr or default-src carry what they carry beyond origins. 'unsafe-hashes' in a
+ * script directive is not explained here: the unsafe-eval check judges it (once), with its fix.
+ */
 export function keywordFindings(g: Gathered, findings: Map<string, PolicyFinding>): void {
   if (g.wasmSeen > 0) {
     addGeneratorFinding(findings, {
@@ -17,24 +20,6 @@ export function keywordFindings(g: Gathered, findings: Map<string, PolicyFinding
       value: WASM_UNSAFE_EVAL,
       description:
         "WebAssembly is compiled, so script-src allows 'wasm-unsafe-eval' (WebAssembly only, not JavaScript eval).",
-    });
-  }
-  if (g.scriptAttrHashes.size > 0) {
-    addGeneratorFinding(findings, {
-      severity: 'low',
-      directive: 'script-src-attr',
-      code: 'unsafe-hashes',
-      value: UNSAFE_HASHES,
-      description: `${g.scriptAttrHashes.size} inline event handler(s) or javascript: URL(s) are allowed by hash with 'unsafe-hashes' (not 'unsafe-inline'). Moving them to addEventListener removes the need.`,
-    });
-  }
-  if (g.javascriptUrlHashes.size > 0) {
-    addGeneratorFinding(findings, {
-      severity: 'low',
-      directive: 'script-src',
-      code: 'unsafe-hashes',
-      value: UNSAFE_HASHES,
-      description: `${g.javascriptUrlHashes.size} javascript: URL(s) are allowed by hash with 'unsafe-hashes' in script-src. Replacing them with event listeners removes the need.`,
     });
   }
   if (g.styleAttrHashes.size > 0) {
