@@ -70,7 +70,7 @@ describe('from a new domain to a verified policy', () => {
     const text = await visibleText(t.page);
     expect(text).toContain('Completed');
     // The policy names the CDN origin exactly, hashes the handler, and allows nothing broader. (Read from
-    // the header itself: the findings explain 'unsafe-hashes' by naming 'unsafe-inline'.)
+    // the header itself: the findings' texts name other keywords, 'unsafe-inline' among them.)
     const header = await t.page.$eval('[data-testid="policy-header"]', (el) => (el as HTMLElement).innerText);
     expect(header).toContain(sites.origins.cdn);
     expect(header).toContain("'unsafe-hashes'");
