@@ -256,7 +256,14 @@ describe('domain screen', () => {
     await other.post('/api/logout');
     t.guard.allowFailedRequest('/api/csp-analyses', 401);
     // Until the redirect, the screen's own refreshing reads may be answered 401 too (read as empty).
-    for (const read of ['', '/analyses', '/uri-reports', '/report-suggestions', '/csp-configurations']) {
+    for (const read of [
+      '',
+      '/analyses',
+      '/uri-reports',
+      '/uri-reports/clear',
+      '/report-suggestions',
+      '/csp-configurations',
+    ]) {
       t.guard.allowFailedRequest(`/api/domains/${domain.id}${read}`, 401);
     }
     await clickText(t.page, 'button', 'Quick Start Analysis');
