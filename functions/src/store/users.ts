@@ -16,6 +16,8 @@ const userRecordSchema = publicUserSchema.extend({
   passwordHash: z.string(),
   /** AES-256-GCM ciphertext of the TOTP secret (see auth/secret-box.ts); never leaves the server. */
   twoFactorSecret: z.string().nullable(),
+  /** SHA-256 hashes of the unused recovery codes (see store/recovery-codes.ts); absent when none are left. */
+  recoveryCodes: z.set(z.string()).optional(),
   /** When they joined their team (set with teamId, see store/teams.ts). */
   teamJoinedAt: z.string().nullable().optional(),
 });

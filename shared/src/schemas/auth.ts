@@ -1,5 +1,6 @@
 // Request and response shapes of sign-in, registration and the current user (spec sections 3, 5, 7).
 import * as z from 'zod';
+import { looksLikeRecoveryCode } from '../auth/recovery-codes';
 
 export const ROLES = ['user', 'admin'] as const;
 export const roleSchema = z.enum(ROLES);
@@ -16,6 +17,13 @@ export const loginSchema = z.object({
   totp: z
     .string()
     .regex(/^\d{6}$/, 'The code must be 6 digits')
+    .optional(),
+  /** Instead of `totp`: one of the account's single-use recovery codes. */
+  recoveryCode: z
+    .string()
+    .trim()
+    .max(64)
+    .refine(looksLikeRecoveryCode, 'Enter a recovery code like XXXX-XXXX-XXXX-XXXX')
     .optional(),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
@@ -80,6 +88,11 @@ export const twoFactorDisableSchema = z
     message: 'Enter your password or a code from your authenticator app',
     path: ['password'],
   });
+
+/** New recovery codes (the old ones stop working) need the password: a session alone must not mint them. */
+export const recoveryCodesRegenerateSchema = z.object({
+  password: z.string({ error: 'Enter your password' }).min(1, 'Enter your password').max(200),
+});
 
 export const passwordChangeSchema = z
   .object({

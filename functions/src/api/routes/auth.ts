@@ -5,6 +5,7 @@ import { codeLimit, passwordLimit } from '../../auth/account-limits';
 import { consumeAltcha, newChallenge } from '../../auth/altcha';
 import { dummyHash, hashPassword, verifyPassword } from '../../auth/password';
 import { type RateLimit, refundAttempts, takeAttempts } from '../../auth/rate-limit';
+import { redeemRecoveryCode } from '../../auth/recovery-codes';
 import {
   consumeMfaPending,
   readMfaPending,
@@ -79,9 +80,11 @@ export const loginRoutes = new Hono<ApiEnv>().post('/', jsonBody(loginSchema), a
   const address = clientAddress(c, Boolean(deps.secrets.originVerify));
   const where = { address: truncatedAddress(address) };
   const user = await getUserByUsername(deps.db, input.username);
-  // The second step of a 2FA sign-in carries the code; its first step already solved the challenge.
-  const pending = input.totp && user ? await readMfaPending(deps.db, mfaPendingCookie(c), user.id) : null;
-  if (input.totp && !pending) {
+  // The second step of a 2FA sign-in carries the code (or a recovery code); its first step already solved
+  // the challenge.
+  const secondStep = Boolean(input.totp || input.recoveryCode);
+  const pending = secondStep && user ? await readMfaPending(deps.db, mfaPendingCookie(c), user.id) : null;
+  if (secondStep && !pending) {
     c.var.log.warn('sign-in failed: no pending 2FA sign-in', { ...where, userId: user?.id });
     throw new AppError(401, CODE_EXPIRED, { twoFactorRequired: false });
   }
@@ -118,12 +121,26 @@ export const loginRoutes = new Hono<ApiEnv>().post('/', jsonBody(loginSchema), a
       c.var.log.warn('sign-in refused: too many wrong codes', { ...where, userId: user.id });
       throw new AppError(429, TOO_MANY);
     }
-    if (!(await verifyTotpForLogin(deps, user, input.totp!))) {
+    // A recovery code counts like a TOTP code: the same limits, and a wrong one is a wrong code.
+    const passed = input.totp
+      ? await verifyTotpForLogin(deps, user, input.totp)
+      : await redeemRecoveryCode(deps.db, user, input.recoveryCode ?? '');
+    if (!passed) {
       const left = await recordWrongCode(deps.db, pending);
-      c.var.log.warn('sign-in failed: wrong 2FA code', { ...where, userId: user.id });
+      c.var.log.warn(`sign-in failed: wrong ${input.totp ? '2FA' : 'recovery'} code`, {
+        ...where,
+        userId: user.id,
+      });
       if (!left) throw new AppError(401, CODE_EXPIRED, { twoFactorRequired: false });
-      throw new AppError(401, 'Invalid verification code. Please try again.', { twoFactorRequired: true });
+      throw new AppError(
+        401,
+        input.totp
+          ? 'Invalid verification code. Please try again.'
+          : 'This recovery code is not valid or was already used.',
+        { twoFactorRequired: true },
+      );
     }
+    if (!input.totp) c.var.log.info('recovery code used', { userId: user.id });
     await refundAttempts(deps.db, [perUser]);
     // Single use: of two requests with the same pending sign-in, one gets the session.
     clearMfaPendingCookie(c);

@@ -1,12 +1,24 @@
 // The signed-in user: profile, password and two-factor authentication (spec sections 2 "Settings", 7).
-import { passwordChangeSchema, profileUpdateSchema, twoFactorDisableSchema } from '@csp/shared/schemas/auth';
+import {
+  passwordChangeSchema,
+  profileUpdateSchema,
+  recoveryCodesRegenerateSchema,
+  twoFactorDisableSchema,
+} from '@csp/shared/schemas/auth';
 import { Hono } from 'hono';
 import * as z from 'zod';
 import { recordAchievementEvent } from '../../achievements/record';
 import { checkWithAttempt } from '../../auth/account-limits';
 import { hashPassword, verifyPassword } from '../../auth/password';
+import { newRecoveryCodes, recoveryCodesLeft } from '../../auth/recovery-codes';
 import { newTotpSetup, verifyTotp } from '../../auth/two-factor';
 import { AppError } from '../../errors';
+import {
+  abandonTwoFactorSetup,
+  disableTwoFactor,
+  enableTwoFactor,
+  replaceRecoveryCodes,
+} from '../../store/recovery-codes';
 import { deleteUserSessions } from '../../store/sessions';
 import { changeUserEmail, toPublicUser, updateUserFields } from '../../store/users';
 import type { ApiEnv } from '../deps';
@@ -81,12 +93,51 @@ export const userRoutes = new Hono<ApiEnv>()
     if (!(await verifyTotp(deps, user.id, user.twoFactorSecret, token))) {
       throw new AppError(400, 'Invalid verification code. Please try again.');
     }
-    const updated = await updateUserFields(deps.db, user.id, { twoFactorEnabled: true });
+    const { codes, hashes } = newRecoveryCodes();
+    const updated = await enableTwoFactor(deps.db, user.id, user.twoFactorSecret, hashes);
+    if (!updated)
+      throw new AppError(409, 'The two-factor setup was cancelled or restarted. Please start again.');
     await recordAchievementEvent(deps.db, c.var.log, user.id, { atLeast: { twoFactor: 1 } });
     // Sessions opened with the password alone end: from now on a sign-in needs the code too.
     await deleteUserSessions(deps.db, user.id, c.var.session?.sid);
     c.var.log.info('two-factor authentication enabled', { userId: user.id });
-    return c.json(toPublicUser(updated));
+    // The recovery codes are shown this once: only their hashes are kept.
+    c.header('Cache-Control', 'no-store');
+    return c.json({ ...toPublicUser(updated), recoveryCodes: codes });
+  })
+
+  /** Cancel during setup: the unverified secret is dropped and 2FA stays off. */
+  .post('/2fa/cancel', async (c) => {
+    const user = currentUser(c);
+    if (user.twoFactorEnabled) throw new AppError(409, 'Two-factor authentication is already enabled');
+    if (!(await abandonTwoFactorSetup(c.var.deps.db, user.id))) {
+      throw new AppError(409, 'Two-factor authentication is already enabled');
+    }
+    return c.json({ success: true });
+  })
+
+  .get('/2fa/recovery-codes', (c) => {
+    const user = currentUser(c);
+    return c.json({ enabled: user.twoFactorEnabled, left: recoveryCodesLeft(user) });
+  })
+
+  /** New codes, shown once; the old ones stop working. Needs the password. */
+  .post('/2fa/recovery-codes', jsonBody(recoveryCodesRegenerateSchema), async (c) => {
+    const { deps } = c.var;
+    const { password } = c.req.valid('json');
+    const user = currentUser(c);
+    if (!user.twoFactorEnabled) throw new AppError(409, 'Two-factor authentication is not enabled');
+    const proven = await checkWithAttempt(attempts(c), user, 'password', 'recovery codes', () =>
+      verifyPassword(password, user.passwordHash),
+    );
+    if (!proven) throw new AppError(400, 'Current password is incorrect');
+    const { codes, hashes } = newRecoveryCodes();
+    if (!(await replaceRecoveryCodes(deps.db, user.id, hashes))) {
+      throw new AppError(409, 'Two-factor authentication is not enabled');
+    }
+    c.var.log.info('two-factor recovery codes regenerated', { userId: user.id });
+    c.header('Cache-Control', 'no-store');
+    return c.json({ recoveryCodes: codes });
   })
 
   .post('/2fa/disable', jsonBody(twoFactorDisableSchema), async (c) => {
@@ -109,9 +160,6 @@ export const userRoutes = new Hono<ApiEnv>()
       );
     }
     c.var.log.info('two-factor authentication disabled', { userId: user.id });
-    const updated = await updateUserFields(deps.db, user.id, {
-      twoFactorEnabled: false,
-      twoFactorSecret: null,
-    });
+    const updated = await disableTwoFactor(deps.db, user.id);
     return c.json(toPublicUser(updated));
   });

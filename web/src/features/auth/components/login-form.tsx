@@ -1,7 +1,8 @@
 // Sign-in form (spec "Login page"): username, password and the verification widget; 'Sign In' /
 // 'Signing in...'. When the account has two-factor authentication, the server answers 401
-// {twoFactorRequired: true}; a second step asks for the 6-digit code and resends the sign-in with `totp`
-// (the server remembers for a few minutes that the first step passed, so no second proof-of-work).
+// {twoFactorRequired: true}; a second step asks for the 6-digit code and resends the sign-in with `totp`, or,
+// after 'Use a recovery code', with `recoveryCode` (the server remembers for a few minutes that the first step
+// passed, so no second proof-of-work).
 import { loginSchema, type PublicUser } from '@csp/shared/schemas/auth';
 import { ArrowLeft, KeyRound } from 'lucide-react';
 import { type FormEvent, useRef, useState } from 'react';
@@ -21,11 +22,14 @@ export const CAPTCHA_REQUIRED = {
 } as const;
 
 type Step = 'credentials' | 'totp';
+/** What the second step asks for: the authenticator app's code, or one of the recovery codes. */
+type CodeKind = 'totp' | 'recovery';
 
 export function LoginForm({ onSuccess }: { onSuccess: (user: PublicUser) => void }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [totp, setTotp] = useState('');
+  const [codeKind, setCodeKind] = useState<CodeKind>('totp');
   const [altcha, setAltcha] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [step, setStep] = useState<Step>('credentials');
@@ -63,7 +67,8 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: PublicUser) => void
       username,
       password,
       altcha: altcha ?? undefined,
-      totp: step === 'totp' ? totp.trim() : undefined,
+      totp: step === 'totp' && codeKind === 'totp' ? totp.trim() : undefined,
+      recoveryCode: step === 'totp' && codeKind === 'recovery' ? totp.trim() : undefined,
     };
     const result = validateForm(loginSchema, values);
     if (!result.success) {
@@ -79,8 +84,16 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: PublicUser) => void
     loginMutation.mutate(result.data);
   }
 
+  function switchCodeKind() {
+    setCodeKind(codeKind === 'totp' ? 'recovery' : 'totp');
+    setTotp('');
+    setErrors({});
+    setTimeout(() => totpInput.current?.focus(), 0);
+  }
+
   function backToCredentials() {
     setStep('credentials');
+    setCodeKind('totp');
     setTotp('');
     setAltcha(null);
     setErrors({});
@@ -119,25 +132,57 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: PublicUser) => void
           <div className="flex items-start gap-3 rounded-lg border border-primary/20 bg-primary-soft p-3 text-sm">
             <KeyRound className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
             <p className="text-slate-700">
-              Two-factor authentication is on for <span className="font-medium">{username}</span>. Enter the
-              6-digit code from your authenticator app.
+              Two-factor authentication is on for <span className="font-medium">{username}</span>.{' '}
+              {codeKind === 'totp'
+                ? 'Enter the 6-digit code from your authenticator app.'
+                : 'Enter one of your recovery codes. Each works once.'}
             </p>
           </div>
-          <Field id="login-totp" label="Authentication code" error={errors.totp}>
-            <Input
-              ref={totpInput}
-              name="totp"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9]*"
-              maxLength={6}
-              placeholder="123456"
-              className="font-mono tracking-[0.4em]"
-              value={totp}
-              onChange={(e) => setTotp(e.target.value.replace(/\D/g, '').slice(0, 6))}
-              disabled={pending}
-            />
-          </Field>
+          {codeKind === 'totp' ? (
+            <Field id="login-totp" label="Authentication code" error={errors.totp}>
+              <Input
+                ref={totpInput}
+                name="totp"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="[0-9]*"
+                maxLength={6}
+                placeholder="123456"
+                className="font-mono tracking-[0.4em]"
+                value={totp}
+                onChange={(e) => setTotp(e.target.value.replace(/\D/g, '').slice(0, 6))}
+                disabled={pending}
+              />
+            </Field>
+          ) : (
+            <Field id="login-recovery-code" label="Recovery code" error={errors.recoveryCode}>
+              <Input
+                ref={totpInput}
+                name="recoveryCode"
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                maxLength={24}
+                placeholder="XXXX-XXXX-XXXX-XXXX"
+                className="font-mono tracking-wider"
+                value={totp}
+                onChange={(e) => setTotp(e.target.value)}
+                disabled={pending}
+              />
+            </Field>
+          )}
+          <Button
+            variant="link"
+            size="sm"
+            className="self-start"
+            onClick={switchCodeKind}
+            disabled={pending}
+            data-testid="switch-code-kind"
+          >
+            {codeKind === 'totp'
+              ? 'Lost your phone? Use a recovery code'
+              : 'Use a code from your authenticator app'}
+          </Button>
         </div>
       )}
 

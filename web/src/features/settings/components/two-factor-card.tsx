@@ -1,7 +1,8 @@
 // Settings › Security › Two-Factor Authentication (spec sections 2, 4, 8): 'Setup 2FA' → the QR code (drawn by
 // the server, never by a third party) and the manual key with a copy button → a 6-character code → Verify
-// (enabled at exactly 6). When on: '2FA Enabled' and 'Disable 2FA' behind the spec's confirmation, which
-// also asks for the password (the server needs it or a code).
+// (enabled at exactly 6), or Cancel (the setup is abandoned, 2FA stays off). Once verified, the recovery codes,
+// shown this once. When on: '2FA Enabled' and 'Disable 2FA' behind the spec's confirmation, which also asks for
+// the password (the server needs it or a code), and the recovery codes left (recovery-codes.tsx).
 import type { PublicUser } from '@csp/shared/schemas/auth';
 import { Copy, ShieldCheck, ShieldOff } from 'lucide-react';
 import { useState } from 'react';
@@ -15,11 +16,19 @@ import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { copyText } from '@/lib/clipboard';
-import { useDisableTwoFactor, useSetupTwoFactor, useVerifyTwoFactor } from '../api/account';
+import {
+  useCancelTwoFactorSetup,
+  useDisableTwoFactor,
+  useSetupTwoFactor,
+  useVerifyTwoFactor,
+} from '../api/account';
+import { FreshRecoveryCodes, RecoveryCodesStatus } from './recovery-codes';
 
 const CODE_LENGTH = 6;
 
 export function TwoFactorCard({ user }: { user: PublicUser }) {
+  // The codes just issued live here, not in <Setup>: enabling swaps <Setup> for <Enabled>, which shows them.
+  const [freshCodes, setFreshCodes] = useState<string[] | null>(null);
   return (
     <Card data-testid="two-factor">
       <CardHeader>
@@ -28,15 +37,50 @@ export function TwoFactorCard({ user }: { user: PublicUser }) {
           A code from an authenticator app at every sign-in, besides your password.
         </CardDescription>
       </CardHeader>
-      <CardContent>{user.twoFactorEnabled ? <Enabled /> : <Setup />}</CardContent>
+      <CardContent>
+        {user.twoFactorEnabled ? (
+          <div className="flex flex-col gap-4">
+            <Enabled />
+            {freshCodes ? (
+              <FreshRecoveryCodes codes={freshCodes} onDone={() => setFreshCodes(null)} />
+            ) : (
+              <RecoveryCodesStatus onRegenerated={setFreshCodes} />
+            )}
+          </div>
+        ) : (
+          <Setup onEnabled={setFreshCodes} />
+        )}
+      </CardContent>
     </Card>
   );
 }
 
-function Setup() {
+function Setup({ onEnabled }: { onEnabled: (recoveryCodes: string[]) => void }) {
   const setup = useSetupTwoFactor();
   const verify = useVerifyTwoFactor();
+  const cancel = useCancelTwoFactorSetup();
   const [code, setCode] = useState('');
+
+  function onCancel() {
+    cancel.mutate(undefined, {
+      onSuccess: () => {
+        setup.reset();
+        verify.reset();
+        setCode('');
+        toast({ title: '2FA setup cancelled', description: 'Two-factor authentication stays off.' });
+      },
+      onError: (err) => {
+        toast({
+          variant: 'destructive',
+          title: 'Error',
+          description:
+            err instanceof ApiError && err.serverMessage
+              ? err.serverMessage
+              : 'Failed to cancel. Please try again.',
+        });
+      },
+    });
+  }
 
   function onSetup() {
     setup.mutate(undefined, {
@@ -52,7 +96,8 @@ function Setup() {
 
   function onVerify() {
     verify.mutate(code, {
-      onSuccess: () => {
+      onSuccess: (data) => {
+        onEnabled(data.recoveryCodes);
         setup.reset();
         setCode('');
         toast({
@@ -139,6 +184,15 @@ function Setup() {
           data-testid="verify-2fa"
         >
           {verify.isPending ? 'Verifying...' : 'Verify'}
+        </Button>
+        <Button
+          variant="ghost"
+          onClick={onCancel}
+          disabled={verify.isPending}
+          loading={cancel.isPending}
+          data-testid="cancel-2fa-setup"
+        >
+          Cancel
         </Button>
       </div>
     </div>
