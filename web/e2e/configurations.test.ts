@@ -1,6 +1,6 @@
 import type { Domain } from '@csp/shared/schemas/domain';
 import { describe, expect, it } from 'vitest';
-import { clickText, fill, waitForDownload, waitForToast } from './harness';
+import { clickText, confirmDialog, fill, waitForDownload, waitForToast } from './harness';
 import { seedCompleted } from './seed';
 import { setupSignedInBrowser } from './signed-in-browser';
 
@@ -159,8 +159,9 @@ describe('CSP rules generator panel', () => {
     expect(fresh).not.toBe(nonce);
     expect(await t.page.$$('[data-testid="custom-rule"]')).toHaveLength(0);
 
-    // Loading restores the fields and the nonce.
+    // Loading restores the fields and the nonce (once the new one's unsaved nonce is given up).
     await t.page.select('[data-testid="configuration-select"]', saved[0]!.id);
+    await confirmDialog(t.page, 'Discard changes');
     await t.page.waitForFunction(
       () =>
         (document.querySelector('[data-testid="configuration-name"]') as HTMLInputElement).value ===

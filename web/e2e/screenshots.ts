@@ -61,6 +61,8 @@ async function main() {
   mkdirSync(outDir, { recursive: true });
   const browser = await launchBrowser();
   const page = await browser.newPage();
+  // The tour leaves the rules generator with unsaved changes: leave anyway when the page asks.
+  page.on('dialog', (d) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss()));
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warn') console.log(`[console ${m.type()}] ${m.text()}`);
   });

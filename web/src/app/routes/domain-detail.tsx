@@ -28,6 +28,7 @@ import { DomainOverviewCard } from '@/features/domains/components/domain-overvie
 import { DomainStatusBadge } from '@/features/domains/components/domains-card';
 import { getReportSuggestions } from '@/features/reports/api/get-report-suggestions';
 import { ReportsPanel } from '@/features/reports/components/reports-panel';
+import { DISCARDS_UNSAVED } from '@/hooks/use-unsaved-changes-guard';
 import { ApiError } from '@/lib/api-client';
 import { domainsQueryKey } from '@/lib/query-keys';
 
@@ -86,7 +87,10 @@ export function DomainDetailRoute() {
           readOnly ? null : (
             <>
               <DomainActiveButton domain={d} />
-              <DeleteDomainButton domain={d} onDeleted={() => navigate('/dashboard', { replace: true })} />
+              <DeleteDomainButton
+                domain={d}
+                onDeleted={() => navigate('/dashboard', { replace: true, state: DISCARDS_UNSAVED })}
+              />
             </>
           )
         }
@@ -142,6 +146,7 @@ export function DomainDetailRoute() {
         </div>
       </div>
       <RulesGeneratorPanel
+        key={d.id}
         domainId={d.id}
         analyses={list}
         readOnly={readOnly}

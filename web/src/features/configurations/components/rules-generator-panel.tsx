@@ -1,7 +1,7 @@
 // The CSP rules generator panel of the domain screen (spec sections 2, 4, 5 and 8): saved configurations
 // with New, Save and Delete; name, description and base analysis; custom rules; suggestions from reports;
 // deployment options; and the composed policy with its audit, copy, download and server file. Its state
-// and actions live in useRulesGenerator; this file lays them out.
+// and actions live in useRulesGenerator; this file lays them out, and asks before unsaved changes are left.
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { CONFIGURATION_LIMITS } from '@csp/shared/schemas/configuration';
 import { SlidersHorizontal } from 'lucide-react';
@@ -12,6 +12,7 @@ import { Field } from '@/components/ui/field';
 import { Input, Select, Textarea } from '@/components/ui/input';
 import { Separator } from '@/components/ui/separator';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useUnsavedChangesGuard } from '@/hooks/use-unsaved-changes-guard';
 import { formatDateTime } from '@/lib/format';
 import { useRulesGenerator } from '../hooks/use-rules-generator';
 import { ComposedPolicyView } from './composed-policy-view';
@@ -19,6 +20,7 @@ import { ConfigurationToolbar } from './configuration-toolbar';
 import { CustomRulesEditor } from './custom-rules-editor';
 import { DeploymentOptions } from './deployment-options';
 import { type LoadSuggestions, ReportSuggestionsEditor } from './report-suggestions-editor';
+import { UnsavedChangesDialog } from './unsaved-changes-dialog';
 
 export function RulesGeneratorPanel({
   domainId,
@@ -33,13 +35,14 @@ export function RulesGeneratorPanel({
   /** The reports' suggestions read (the reports feature's API, handed in by the route). */
   loadSuggestions: LoadSuggestions;
 }) {
-  const generator = useRulesGenerator(domainId, analyses);
+  const generator = useRulesGenerator(domainId, analyses, readOnly);
   const { state, patch, completed, composed } = generator;
+  const leaving = useUnsavedChangesGuard(generator.guarded);
   return (
     <Card data-testid="rules-generator">
       <CardHeader
         actions={
-          generator.dirty && state.selectedId ? (
+          generator.guarded ? (
             <Badge variant="warning" data-testid="unsaved-changes">
               Unsaved changes
             </Badge>
@@ -171,6 +174,20 @@ export function RulesGeneratorPanel({
           </>
         )}
       </CardContent>
+      <UnsavedChangesDialog
+        open={leaving.state === 'blocked'}
+        action="leave"
+        name={state.name}
+        onStay={() => leaving.reset?.()}
+        onDiscard={() => leaving.proceed?.()}
+      />
+      <UnsavedChangesDialog
+        open={generator.pendingSwitch}
+        action="switch"
+        name={state.name}
+        onStay={generator.cancelSwitch}
+        onDiscard={generator.confirmSwitch}
+      />
     </Card>
   );
 }

@@ -1,15 +1,23 @@
 // The rules generator's state (spec sections 2, 4, 5 and 8): the saved configurations and the one being
 // edited, the policy composed from it and its audit, whether it differs from what was saved, the field
 // errors, and the actions New, Select, Save, Delete and choosing the base analysis, with their toasts.
+// It opens on the configuration saved last, and a switch that would drop unsaved changes waits for a yes.
 import { auditComposed, composePolicy } from '@csp/shared/configurations/compose';
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import type { Configuration } from '@csp/shared/schemas/configuration';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useConfigurations } from '../api/get-configurations';
 import { useDeleteConfiguration, useSaveConfiguration } from '../api/save-configuration';
-import { blankState, bodyOf, type EditorState, isDirty, stateOf } from '../utils/editor-state';
+import {
+  blankState,
+  bodyOf,
+  type EditorState,
+  isDirty,
+  openingConfiguration,
+  stateOf,
+} from '../utils/editor-state';
 
 const errorText = (error: unknown) =>
   error instanceof ApiError
@@ -18,11 +26,19 @@ const errorText = (error: unknown) =>
       ? error.message
       : '';
 
-export function useRulesGenerator(domainId: string, analyses: Analysis[]) {
+/** Where a switch goes: a saved configuration's id, or null for New. */
+type SwitchTarget = string | null;
+
+/** readOnly: a team member, who can try changes but save none, so nothing of theirs is guarded. */
+export function useRulesGenerator(domainId: string, analyses: Analysis[], readOnly = false) {
   const list = useConfigurations(domainId);
   const save = useSaveConfiguration(domainId);
   const remove = useDeleteConfiguration(domainId);
   const [state, setState] = useState<EditorState>(() => blankState());
+  // What "no unsaved changes" means: the configuration as opened or saved, or a new one as it started.
+  const [reference, setReference] = useState<EditorState>(state);
+  // A switch held until the user agrees to drop their changes.
+  const [pendingSwitch, setPendingSwitch] = useState<{ to: SwitchTarget } | null>(null);
   const [nameTouched, setNameTouched] = useState(false);
   const [baseError, setBaseError] = useState<string | undefined>();
 
@@ -34,7 +50,8 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[]) {
   const body = useMemo(() => bodyOf(state), [state]);
   const composed = useMemo(() => composePolicy(body, endpoint), [body, endpoint]);
   const audit = useMemo(() => auditComposed(composed), [composed]);
-  const dirty = isDirty(state, loaded);
+  const dirty = isDirty(state, reference);
+  const guarded = dirty && !readOnly;
 
   useEffect(() => {
     if (list.error) {
@@ -46,16 +63,40 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[]) {
     }
   }, [list.error]);
 
-  // A first visit starts from the latest completed analysis, so the panel shows a policy at once; New clears
-  // every field, as the spec says.
-  const started = useRef(false);
+  /** Shows a configuration (or a new one) as it is saved: no unsaved changes. */
+  function open(next: EditorState) {
+    setState(next);
+    setReference(next);
+    setNameTouched(false);
+  }
+
+  // A return visit opens the configuration saved last, as saved (set while rendering, so the panel never
+  // flashes an empty editor). A first visit starts from the latest completed analysis, so the panel shows a
+  // policy at once; New clears every field, as the spec says.
+  const [opened, setOpened] = useState(false);
+  if (!opened && !list.isLoading) {
+    const initial = openingConfiguration(configurations);
+    if (initial) {
+      setOpened(true);
+      open(stateOf(initial));
+      setBaseError(initial.baseAnalysisId ? undefined : 'Please select a base analysis');
+    }
+  }
   useEffect(() => {
-    if (started.current || list.isLoading || state.selectedId || state.baseAnalysisId) return;
+    if (opened || list.isLoading || configurations.length > 0) return;
+    if (state.selectedId || state.baseAnalysisId) return;
     const latest = completed[0];
     if (!latest) return;
-    started.current = true;
-    setState((s) => ({ ...s, baseAnalysisId: latest.id, cspRules: latest.cspRules ?? {} }));
-  }, [completed, list.isLoading, state.selectedId, state.baseAnalysisId]);
+    setOpened(true);
+    // Edits made while the analyses loaded stay unsaved changes; the base alone is not one.
+    const start = { baseAnalysisId: latest.id, cspRules: latest.cspRules ?? {} };
+    setState((s) => ({ ...s, ...start }));
+    setReference((r) => ({ ...r, ...start }));
+  }, [completed, configurations.length, list.isLoading, opened, state.selectedId, state.baseAnalysisId]);
+
+  useEffect(() => {
+    if (!guarded) setPendingSwitch(null);
+  }, [guarded]);
 
   const patch = (p: Partial<EditorState>) => setState((s) => ({ ...s, ...p }));
 
@@ -68,19 +109,31 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[]) {
     });
   }
 
-  function onNew() {
-    started.current = true;
-    setState(blankState());
-    setNameTouched(false);
+  function newConfiguration() {
+    setOpened(true);
+    open(blankState());
     setBaseError(undefined);
   }
 
-  function onSelect(id: string) {
+  function selectConfiguration(id: string) {
     const c = configurations.find((x) => x.id === id);
     if (!c) return;
-    setState(stateOf(c));
-    setNameTouched(false);
+    setOpened(true);
+    open(stateOf(c));
     setBaseError(c.baseAnalysisId ? undefined : 'Please select a base analysis');
+  }
+
+  function switchTo(to: SwitchTarget) {
+    setPendingSwitch(null);
+    if (to === null) newConfiguration();
+    else selectConfiguration(to);
+  }
+
+  /** New or another saved configuration: at once, or after a yes when it would drop unsaved changes. */
+  function requestSwitch(to: SwitchTarget) {
+    if (to === state.selectedId && to !== null) return;
+    if (guarded) setPendingSwitch({ to });
+    else switchTo(to);
   }
 
   function onSave() {
@@ -98,7 +151,7 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[]) {
       { id: state.selectedId, body },
       {
         onSuccess: (saved: Configuration) => {
-          setState(stateOf(saved, state.nonce));
+          open(stateOf(saved, state.nonce));
           toast({ title: 'Configuration saved successfully' });
         },
         onError: (error) =>
@@ -115,7 +168,7 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[]) {
     if (!state.selectedId) return;
     try {
       await remove.mutateAsync(state.selectedId);
-      onNew();
+      newConfiguration();
       toast({ title: 'Configuration deleted successfully' });
     } catch (error) {
       toast({
@@ -141,6 +194,8 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[]) {
     composed,
     audit,
     dirty,
+    /** Unsaved changes the user could save: leaving or switching asks first. */
+    guarded,
     saving: save.isPending,
     deleting: remove.isPending,
     nameError,
@@ -148,8 +203,14 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[]) {
     baseMissing,
     touchName: () => setNameTouched(true),
     chooseBase,
-    onNew,
-    onSelect,
+    onNew: () => requestSwitch(null),
+    onSelect: (id: string) => requestSwitch(id),
+    /** The switch waiting for a yes, if any; confirm it or keep editing. */
+    pendingSwitch: pendingSwitch !== null,
+    confirmSwitch: () => {
+      if (pendingSwitch) switchTo(pendingSwitch.to);
+    },
+    cancelSwitch: () => setPendingSwitch(null),
     onSave,
     onDelete,
   };

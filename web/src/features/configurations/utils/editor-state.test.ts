@@ -1,6 +1,6 @@
 import type { Configuration } from '@csp/shared/schemas/configuration';
 import { describe, expect, it } from 'vitest';
-import { blankState, bodyOf, isDirty, stateOf } from './editor-state';
+import { blankState, bodyOf, isDirty, openingConfiguration, stateOf } from './editor-state';
 
 const NONCE = 'c'.repeat(64);
 const saved = (metadata: Configuration['metadata']): Configuration => ({
@@ -44,10 +44,32 @@ describe('editor state (spec section 4)', () => {
     const c = saved({ nonce: NONCE, includeNonce: true, reportOnlyPolicy: true });
     const s = stateOf(c);
     expect(bodyOf(s).metadata).toEqual(c.metadata);
-    expect(isDirty(s, c)).toBe(false);
-    expect(isDirty({ ...s, name: 'Other' }, c)).toBe(true);
-    expect(isDirty(blankState(), undefined)).toBe(false);
+    expect(isDirty(s, stateOf(c))).toBe(false);
+    expect(isDirty({ ...s, name: 'Other' }, stateOf(c))).toBe(true);
+    expect(isDirty({ ...s, serverType: 'apache' }, stateOf(c))).toBe(true);
+    expect(isDirty({ ...s, reportOnlyPolicy: false }, stateOf(c))).toBe(true);
+    expect(isDirty(blankState(), blankState())).toBe(false);
+    // A new configuration started from an analysis is unchanged until the user changes it.
+    const started = { ...blankState(), baseAnalysisId: 'a1', cspRules: { 'script-src': ["'self'"] } };
+    expect(isDirty({ ...started }, started)).toBe(false);
+    expect(isDirty({ ...started, includeNonce: true }, started)).toBe(true);
     // A nonce not enabled is not saved.
     expect(bodyOf({ ...s, includeNonce: false }).metadata.nonce).toBeNull();
+  });
+
+  it('opens on the active configuration saved last, else on the one saved last', () => {
+    const at = (id: string, updatedAt: string, isActive: boolean): Configuration => ({
+      ...saved({ nonce: null, includeNonce: false, reportOnlyPolicy: false }),
+      id,
+      updatedAt,
+      isActive,
+    });
+    expect(openingConfiguration([])).toBeUndefined();
+    const old = at('old', '2026-11-01T00:00:00.000Z', true);
+    const recent = at('recent', '2026-11-20T00:00:00.000Z', true);
+    const inactive = at('inactive', '2026-11-25T00:00:00.000Z', false);
+    expect(openingConfiguration([old, recent, inactive])?.id).toBe('recent');
+    expect(openingConfiguration([recent, old])?.id).toBe('recent');
+    expect(openingConfiguration([{ ...old, isActive: false }, inactive])?.id).toBe('inactive');
   });
 });

@@ -1,6 +1,6 @@
 // The configuration editor's state and how it maps to and from a saved configuration (spec section 4):
 // New clears every field and makes a fresh nonce; loading restores the fields, and the nonce only if it was
-// enabled. Pure, so it is tested without a browser.
+// enabled; which saved configuration the panel opens on. Pure, so it is tested without a browser.
 import { createNonce } from '@csp/shared/csp/nonce';
 import type { CspRules } from '@csp/shared/csp/policy';
 import type { Configuration, ConfigurationBody, ServerType } from '@csp/shared/schemas/configuration';
@@ -86,8 +86,20 @@ export function bodyOf(s: EditorState): ConfigurationBody {
   };
 }
 
-/** Unsaved changes: the body differs from what was loaded (or, for a new one, from a blank editor). */
-export function isDirty(s: EditorState, loaded: Configuration | undefined): boolean {
-  const reference = loaded ? stateOf(loaded, s.nonce) : blankState(s.nonce);
+/**
+ * Unsaved changes: what would be saved differs from the reference, the configuration as it was opened or
+ * last saved (for a new one, the editor as it started, with the latest analysis as its base).
+ */
+export function isDirty(s: EditorState, reference: EditorState): boolean {
   return JSON.stringify(bodyOf(s)) !== JSON.stringify(bodyOf(reference));
+}
+
+/**
+ * The configuration the panel opens on: the active one saved last, else the one saved last, so a user
+ * finds what they saved (its name, mode, nonce and server) when they come back.
+ */
+export function openingConfiguration(configurations: Configuration[]): Configuration | undefined {
+  const latest = (cs: Configuration[]) =>
+    cs.reduce<Configuration | undefined>((a, c) => (!a || c.updatedAt >= a.updatedAt ? c : a), undefined);
+  return latest(configurations.filter((c) => c.isActive)) ?? latest(configurations);
 }
