@@ -27,6 +27,7 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: PublicUser) => void
   const [password, setPassword] = useState('');
   const [totp, setTotp] = useState('');
   const [altcha, setAltcha] = useState<string | null>(null);
+  const [verifying, setVerifying] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [step, setStep] = useState<Step>('credentials');
   const widget = useRef<AltchaFieldHandle>(null);
@@ -57,12 +58,11 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: PublicUser) => void
     },
   });
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const values = {
       username,
       password,
-      altcha: altcha ?? undefined,
       totp: step === 'totp' ? totp.trim() : undefined,
     };
     const result = validateForm(loginSchema, values);
@@ -72,11 +72,19 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: PublicUser) => void
       return;
     }
     setErrors({});
-    if (step === 'credentials' && !altcha) {
+    if (step !== 'credentials') {
+      loginMutation.mutate(result.data);
+      return;
+    }
+    // The widget has been solving since the form appeared: usually done, else this waits for it.
+    setVerifying(true);
+    const payload = altcha ?? (await widget.current?.solution()) ?? null;
+    setVerifying(false);
+    if (!payload) {
       toast({ variant: 'destructive', ...CAPTCHA_REQUIRED });
       return;
     }
-    loginMutation.mutate(result.data);
+    loginMutation.mutate({ ...result.data, altcha: payload });
   }
 
   function backToCredentials() {
@@ -86,9 +94,9 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: PublicUser) => void
     setErrors({});
   }
 
-  const pending = loginMutation.isPending;
+  const pending = loginMutation.isPending || verifying;
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="Sign in">
+    <form onSubmit={(e) => void onSubmit(e)} noValidate className="flex flex-col gap-5" aria-label="Sign in">
       {step === 'credentials' ? (
         <>
           <Field id="login-username" label="Username" error={errors.username}>
