@@ -12,3 +12,8 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError(404, `${what} not found`);
+
+/** A refusal that concerns one field of the request: the body names it (`issues`, as a validation error
+ *  does), so the form shows the message at that field. */
+export const fieldError = (status: 400 | 409, field: string, message: string) =>
+  new AppError(status, message, { issues: [{ path: field, message }] });

@@ -178,10 +178,8 @@ export async function waitForPath(page: Page, path: string, timeout = 15_000): P
   await page.waitForFunction((p: string) => location.pathname === p, { timeout }, path);
 }
 
-/** Clicks the verification widget and waits until its proof-of-work is verified. */
+/** Waits until the verification widget, which solves on its own once shown, is verified (no click). */
 export async function solveWidget(page: Page): Promise<void> {
-  await page.waitForSelector('altcha-widget input[type="checkbox"]');
-  await page.click('altcha-widget input[type="checkbox"]');
   await page.waitForSelector('altcha-widget [data-state="verified"]', { timeout: 30_000 });
 }
 

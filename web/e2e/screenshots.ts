@@ -350,7 +350,6 @@ async function signIn(page: Page, username: string, password: string) {
   await page.waitForSelector('input[name="username"]');
   await page.type('input[name="username"]', username);
   await page.type('input[name="password"]', password);
-  await page.click('altcha-widget input[type="checkbox"]');
   await page.waitForSelector('altcha-widget [data-state="verified"]', { timeout: 30_000 });
   await page.click('button[type="submit"]');
   await page.waitForFunction(() => location.pathname === '/dashboard', { timeout: 15_000 });

@@ -133,7 +133,7 @@ describe('teams', () => {
       ),
     ).toBe(true);
     await clickText(t.page, '*[@role="menuitem"]', 'Copy link');
-    await waitForToast(t.page, 'Copied');
+    await waitForToast(t.page, 'Copied to clipboard');
     expect(await t.page.evaluate(() => navigator.clipboard.readText())).toBe(pending.link);
     expect(await t.page.$('[role="menu"]:popover-open')).toBeNull();
     await dismissToasts(t.page);

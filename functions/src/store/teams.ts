@@ -3,7 +3,7 @@
 // unexpired), so two parallel accepts cannot overfill a team and one invitation cannot be used twice.
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { INVITATION_PROBLEMS, type Team, type TeamMember, teamSchema } from '@csp/shared/schemas/team';
-import { AppError } from '../errors';
+import { AppError, fieldError } from '../errors';
 import { batchDelete } from './batch';
 import { type Db, failedConditionIndexes, isConditionFailure, nowIso } from './db';
 import { newId } from './ids';
@@ -105,7 +105,7 @@ export async function createTeam(
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
     if (failedConditionIndexes(err).includes(2)) throw new AppError(409, ALREADY_IN_TEAM);
-    throw new AppError(409, SLUG_TAKEN);
+    throw fieldError(409, 'slug', SLUG_TAKEN);
   }
   return team;
 }

@@ -2,7 +2,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type PublicUser, publicUserSchema, type Role } from '@csp/shared/schemas/auth';
 import * as z from 'zod';
-import { AppError } from '../errors';
+import { fieldError } from '../errors';
 import { type Db, failedConditionIndexes, isConditionFailure, nowIso } from './db';
 import { newId } from './ids';
 import { itemReader } from './items';
@@ -85,8 +85,8 @@ export async function createUser(
     if (!isConditionFailure(err)) throw err;
     const failed = failedConditionIndexes(err);
     // Whether an email has an account is not told (usernames are public; email addresses are not).
-    if (failed.includes(2)) throw new AppError(409, EMAIL_NOT_USABLE);
-    throw new AppError(409, 'Username already taken');
+    if (failed.includes(2)) throw fieldError(409, 'email', EMAIL_NOT_USABLE);
+    throw fieldError(409, 'username', 'Username already taken');
   }
   return user;
 }
@@ -152,7 +152,7 @@ export async function changeUserEmail(db: Db, user: UserRecord, email: string): 
       }),
     );
   } catch (err) {
-    if (isConditionFailure(err)) throw new AppError(409, EMAIL_NOT_USABLE);
+    if (isConditionFailure(err)) throw fieldError(409, 'email', EMAIL_NOT_USABLE);
     throw err;
   }
   return { ...user, email, updatedAt: now };

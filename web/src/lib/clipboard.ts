@@ -1,5 +1,9 @@
 // Copies text: the async Clipboard API where the page may use it, else a hidden textarea and the legacy
 // copy command (non-secure origins, older browsers). Rejects when neither worked.
+
+/** Spec section 8's plain success text for a copy (the policy and the 2FA key have their own). */
+export const COPIED_TOAST = { title: 'Copied to clipboard' } as const;
+
 export async function copyText(text: string): Promise<void> {
   if (navigator.clipboard?.writeText) {
     try {

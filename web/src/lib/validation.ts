@@ -33,3 +33,21 @@ export function serverFieldErrors(error: unknown): FieldErrors {
 export function focusFirstInvalid(form: HTMLFormElement) {
   requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
 }
+
+/** The server's own message when it refused the request (a 4xx): something the user can act on. A 5xx or a
+ *  network failure has none, and the form says its generic text instead; a 401 (the session ended) is the
+ *  session handler's to say (`query-client.ts`). */
+export function refusalMessage(error: unknown): string | undefined {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401
+    ? error.serverMessage
+    : undefined;
+}
+
+/** A refusal for the form to show: each message at the field it names (`issues`), and a message that names
+ *  no field under `form` (shown above the submit button by `FormError`). */
+export function serverFormErrors(error: unknown): FieldErrors {
+  const errors = serverFieldErrors(error);
+  const message = refusalMessage(error);
+  if (message && Object.keys(errors).length === 0) errors.form = message;
+  return errors;
+}

@@ -12,7 +12,7 @@ import { checkWithAttempt } from '../../auth/account-limits';
 import { hashPassword, verifyPassword } from '../../auth/password';
 import { newRecoveryCodes, recoveryCodesLeft } from '../../auth/recovery-codes';
 import { newTotpSetup, verifyTotp } from '../../auth/two-factor';
-import { AppError } from '../../errors';
+import { AppError, fieldError } from '../../errors';
 import {
   abandonTwoFactorSetup,
   disableTwoFactor,
@@ -24,6 +24,8 @@ import { changeUserEmail, toPublicUser, updateUserFields } from '../../store/use
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
 import { jsonBody } from '../validate';
+
+const WRONG_PASSWORD = 'Current password is incorrect';
 
 /** What an attempt-limited check of the user's secret needs from the request. */
 const attempts = (c: { var: ApiEnv['Variables'] }) => ({ ...c.var.deps, log: c.var.log });
@@ -44,12 +46,13 @@ export const userRoutes = new Hono<ApiEnv>()
     const input = c.req.valid('json');
     let user = currentUser(c);
     if (input.email !== undefined && input.email !== user.email?.toLowerCase()) {
-      if (!input.currentPassword) throw new AppError(400, 'Enter your current password to change your email');
+      if (!input.currentPassword)
+        throw fieldError(400, 'currentPassword', 'Enter your current password to change your email');
       const { currentPassword } = input;
       const proven = await checkWithAttempt(attempts(c), user, 'password', 'email change', () =>
         verifyPassword(currentPassword, user.passwordHash),
       );
-      if (!proven) throw new AppError(400, 'Current password is incorrect');
+      if (!proven) throw fieldError(400, 'currentPassword', WRONG_PASSWORD);
       user = await changeUserEmail(db, user, input.email);
     }
     if (input.firstName !== undefined || input.lastName !== undefined) {
@@ -65,7 +68,7 @@ export const userRoutes = new Hono<ApiEnv>()
     const proven = await checkWithAttempt(attempts(c), user, 'password', 'password change', () =>
       verifyPassword(input.currentPassword, user.passwordHash),
     );
-    if (!proven) throw new AppError(400, 'Current password is incorrect');
+    if (!proven) throw fieldError(400, 'currentPassword', WRONG_PASSWORD);
     await updateUserFields(db, user.id, {
       passwordHash: await hashPassword(input.newPassword, config.SCRYPT_LOG_N),
     });

@@ -83,14 +83,19 @@ describe('registration', () => {
       password: 'secret1',
     });
     expect(sameName.status).toBe(409);
-    expect((await sameName.json()).message).toBe('Username already taken');
+    expect(await sameName.json()).toEqual({
+      message: 'Username already taken',
+      issues: [{ path: 'username', message: 'Username already taken' }],
+    });
     const sameEmail = await register(newClient(), {
       username: `${username}b`,
       email: `${username}@X.test`,
       password: 'secret1',
     });
     expect(sameEmail.status).toBe(409);
-    expect((await sameEmail.json()).message).toBe('Please try again with different details.');
+    expect((await sameEmail.json()).issues).toEqual([
+      { path: 'email', message: 'Please try again with different details.' },
+    ]);
   });
 
   it('lets exactly one of two concurrent registrations of one name win', async () => {

@@ -131,7 +131,7 @@ describe('creating a team', () => {
     const other = await registeredClient(server.url);
     const taken = await other.client.post('/api/teams', { name: 'Copy', slug: team.slug.toUpperCase() });
     expect(taken.status).toBe(409);
-    expect((await taken.json()).message).toBe('That team slug is taken');
+    expect((await taken.json()).issues).toEqual([{ path: 'slug', message: 'That team slug is taken' }]);
     expect((await (await other.client.get('/api/user')).json()).teamId).toBeNull();
 
     const anonymous = new HttpClient(server.url);

@@ -25,12 +25,18 @@ describe('profile', () => {
     const b = await registeredClient(server.url);
     const withoutPassword = await a.client.patch('/api/user/profile', { email: 'kj@example.test' });
     expect(withoutPassword.status).toBe(400);
-    expect((await withoutPassword.json()).message).toBe('Enter your current password to change your email');
+    // The refusal names the field it concerns, so the form shows it there.
+    expect(await withoutPassword.json()).toEqual({
+      message: 'Enter your current password to change your email',
+      issues: [{ path: 'currentPassword', message: 'Enter your current password to change your email' }],
+    });
     const wrongPassword = await a.client.patch('/api/user/profile', {
       email: 'kj@example.test',
       currentPassword: 'not it',
     });
-    expect((await wrongPassword.json()).message).toBe('Current password is incorrect');
+    expect((await wrongPassword.json()).issues).toEqual([
+      { path: 'currentPassword', message: 'Current password is incorrect' },
+    ]);
     const res = await a.client.patch('/api/user/profile', {
       firstName: 'Katherine',
       email: 'kj@example.test',

@@ -1,5 +1,6 @@
 // GET /api/csp-analyses: all the user's analyses, newest first.
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useFetchFailureToast } from '@/hooks/use-fetch-failure-toast';
 import { api, apiGet } from '@/lib/api-client';
 
 export const analysesQueryKey = ['csp-analyses'] as const;
@@ -13,5 +14,7 @@ export function getAnalysesQueryOptions() {
 }
 
 export function useAnalyses({ enabled = true }: { enabled?: boolean } = {}) {
-  return useQuery({ ...getAnalysesQueryOptions(), enabled });
+  const query = useQuery({ ...getAnalysesQueryOptions(), enabled });
+  useFetchFailureToast(query.error, 'Failed to fetch analyses');
+  return query;
 }

@@ -1,6 +1,7 @@
 // GET /api/domains/:id/analyses: the domain's analyses, newest first. Polled every 2 s while one of them is
 // in progress, so the domain screen's progress box, stats and history stay current (spec section 7).
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useFetchFailureToast } from '@/hooks/use-fetch-failure-toast';
 import { api, apiGet, pathParam } from '@/lib/api-client';
 import { ANALYSIS_POLL_MS, isInProgressStatus } from '../utils/progress';
 import { analysesQueryKey } from './get-analyses';
@@ -25,5 +26,10 @@ export function getDomainAnalysesQueryOptions(domainId: string) {
 }
 
 export function useDomainAnalyses(domainId: string, { enabled = true }: { enabled?: boolean } = {}) {
-  return useQuery({ ...getDomainAnalysesQueryOptions(domainId), enabled: enabled && Boolean(domainId) });
+  const query = useQuery({
+    ...getDomainAnalysesQueryOptions(domainId),
+    enabled: enabled && Boolean(domainId),
+  });
+  useFetchFailureToast(query.error, 'Failed to fetch analyses');
+  return query;
 }

@@ -20,8 +20,11 @@ for (const algorithm of ['PBKDF2/SHA-256', 'PBKDF2/SHA-384', 'PBKDF2/SHA-512']) 
 }
 
 export interface AltchaFieldHandle {
-  /** Back to unverified (a solution is accepted once by the server). */
+  /** Drops the spent solution (the server accepts each one once) and starts solving the next one. */
   reset: () => void;
+  /** The payload once solved: at once when it is, else when the running (or a new) solve ends; null when
+   *  the widget failed (e.g. the challenge could not be fetched). */
+  solution: () => Promise<string | null>;
 }
 
 export interface AltchaFieldProps {
@@ -33,26 +36,54 @@ export interface AltchaFieldProps {
 
 type StateChangeDetail = { state: string; payload?: string | null };
 
+/** States in which no solve runs: a solution asked for starts one. */
+const IDLE = new Set(['unverified', 'expired', 'error']);
+
+// The widget solves on its own as soon as it is shown (auto="onload"), again right after a solution was
+// spent or expired, so whoever types their credentials finds it solved and never has to click it; a submit
+// that comes first waits for the running solve (`solution()`).
 export function AltchaField({ onPayloadChange, ref, id }: AltchaFieldProps) {
   const widget = useRef<AltchaWidgetElement>(null);
   const callback = useRef(onPayloadChange);
   callback.current = onPayloadChange;
+  const solved = useRef<string | null>(null);
+  const waiting = useRef<Array<(payload: string | null) => void>>([]);
 
   useEffect(() => {
     const element = widget.current;
     if (!element) return;
+    const settle = (payload: string | null) => {
+      for (const resolve of waiting.current.splice(0)) resolve(payload);
+    };
     const onStateChange = (event: Event) => {
       const { state, payload } = (event as CustomEvent<StateChangeDetail>).detail;
-      callback.current(state === 'verified' && payload ? payload : null);
+      solved.current = state === 'verified' && payload ? payload : null;
+      callback.current(solved.current);
+      if (solved.current) settle(solved.current);
+      else if (state === 'error') settle(null);
+      else if (state === 'expired') void element.verify();
     };
     element.addEventListener('statechange', onStateChange);
-    return () => element.removeEventListener('statechange', onStateChange);
+    return () => {
+      element.removeEventListener('statechange', onStateChange);
+      settle(null);
+    };
   }, []);
 
   useImperativeHandle(ref, () => ({
     reset: () => {
+      solved.current = null;
       widget.current?.reset();
       callback.current(null);
+      void widget.current?.verify();
+    },
+    solution: () => {
+      const element = widget.current;
+      if (solved.current) return Promise.resolve(solved.current);
+      if (!element) return Promise.resolve(null);
+      const promise = new Promise<string | null>((resolve) => waiting.current.push(resolve));
+      if (IDLE.has(element.getState())) void element.verify();
+      return promise;
     },
   }));
 
@@ -62,7 +93,7 @@ export function AltchaField({ onPayloadChange, ref, id }: AltchaFieldProps) {
       id={id}
       challenge={ALTCHA_CHALLENGE_URL}
       name="altcha"
-      auto="off"
+      auto="onload"
       type="checkbox"
       display="standard"
       configuration={JSON.stringify({ hideFooter: false, hideLogo: false, credentials: 'same-origin' })}

@@ -31,6 +31,7 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: PublicUser) => void
   const [totp, setTotp] = useState('');
   const [codeKind, setCodeKind] = useState<CodeKind>('totp');
   const [altcha, setAltcha] = useState<string | null>(null);
+  const [verifying, setVerifying] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [step, setStep] = useState<Step>('credentials');
   const widget = useRef<AltchaFieldHandle>(null);
@@ -61,12 +62,11 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: PublicUser) => void
     },
   });
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const values = {
       username,
       password,
-      altcha: altcha ?? undefined,
       totp: step === 'totp' && codeKind === 'totp' ? totp.trim() : undefined,
       recoveryCode: step === 'totp' && codeKind === 'recovery' ? totp.trim() : undefined,
     };
@@ -77,11 +77,19 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: PublicUser) => void
       return;
     }
     setErrors({});
-    if (step === 'credentials' && !altcha) {
+    if (step !== 'credentials') {
+      loginMutation.mutate(result.data);
+      return;
+    }
+    // The widget has been solving since the form appeared: usually done, else this waits for it.
+    setVerifying(true);
+    const payload = altcha ?? (await widget.current?.solution()) ?? null;
+    setVerifying(false);
+    if (!payload) {
       toast({ variant: 'destructive', ...CAPTCHA_REQUIRED });
       return;
     }
-    loginMutation.mutate(result.data);
+    loginMutation.mutate({ ...result.data, altcha: payload });
   }
 
   function switchCodeKind() {
@@ -99,9 +107,9 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: PublicUser) => void
     setErrors({});
   }
 
-  const pending = loginMutation.isPending;
+  const pending = loginMutation.isPending || verifying;
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="Sign in">
+    <form onSubmit={(e) => void onSubmit(e)} noValidate className="flex flex-col gap-5" aria-label="Sign in">
       {step === 'credentials' ? (
         <>
           <Field id="login-username" label="Username" error={errors.username}>

@@ -3,11 +3,11 @@ import { type PublicUser, registerSchema } from '@csp/shared/schemas/auth';
 import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
+import { FormError } from '@/components/ui/form-error';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
-import { ApiError } from '@/lib/api-client';
-import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
+import { type FieldErrors, focusFirstInvalid, serverFormErrors, validateForm } from '@/lib/validation';
 import { useRegister } from '../api/register';
 import { AltchaField, type AltchaFieldHandle } from './altcha-field';
 import { CAPTCHA_REQUIRED } from './login-form';
@@ -23,6 +23,7 @@ export function RegisterForm({ onSuccess }: { onSuccess: (user: PublicUser) => v
     lastName: '',
   });
   const [altcha, setAltcha] = useState<string | null>(null);
+  const [verifying, setVerifying] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const widget = useRef<AltchaFieldHandle>(null);
 
@@ -36,17 +37,9 @@ export function RegisterForm({ onSuccess }: { onSuccess: (user: PublicUser) => v
     },
     onError: (error) => {
       widget.current?.reset();
-      // Spec: the toast is always the same; the fields say what to change (a taken username does; whether an
-      // email has an account is never told).
-      const fieldErrors = serverFieldErrors(error);
-      if (
-        error instanceof ApiError &&
-        error.status === 409 &&
-        error.serverMessage === 'Username already taken'
-      ) {
-        fieldErrors.username ??= error.serverMessage;
-      }
-      setErrors(fieldErrors);
+      // Spec: the toast is always the same; the form says what to change, at the field the server names (a
+      // taken username; whether an email has an account is never told), else above the button.
+      setErrors(serverFormErrors(error));
       toast({ variant: 'destructive', title: 'Registration failed', description: REGISTRATION_FAILED });
     },
   });
@@ -54,25 +47,34 @@ export function RegisterForm({ onSuccess }: { onSuccess: (user: PublicUser) => v
   const set = (field: keyof typeof values) => (event: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [field]: event.target.value }));
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const result = validateForm(registerSchema, { ...values, altcha: altcha ?? undefined });
+    const result = validateForm(registerSchema, values);
     if (!result.success) {
       setErrors(result.errors);
       focusFirstInvalid(event.currentTarget);
       return;
     }
     setErrors({});
-    if (!altcha) {
+    // The widget has been solving since the form appeared: usually done, else this waits for it.
+    setVerifying(true);
+    const payload = altcha ?? (await widget.current?.solution()) ?? null;
+    setVerifying(false);
+    if (!payload) {
       toast({ variant: 'destructive', ...CAPTCHA_REQUIRED });
       return;
     }
-    registerMutation.mutate(result.data);
+    registerMutation.mutate({ ...result.data, altcha: payload });
   }
 
-  const pending = registerMutation.isPending;
+  const pending = registerMutation.isPending || verifying;
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="Create account">
+    <form
+      onSubmit={(e) => void onSubmit(e)}
+      noValidate
+      className="flex flex-col gap-5"
+      aria-label="Create account"
+    >
       <div className="grid gap-5 sm:grid-cols-2">
         <Field id="register-first-name" label="First name" error={errors.firstName}>
           <Input
@@ -139,6 +141,7 @@ export function RegisterForm({ onSuccess }: { onSuccess: (user: PublicUser) => v
         <AltchaField ref={widget} onPayloadChange={setAltcha} id="register-altcha" />
       </div>
 
+      <FormError message={errors.form} />
       <Button type="submit" size="lg" className="w-full" loading={pending}>
         {pending ? 'Creating account...' : 'Create Account'}
       </Button>

@@ -19,6 +19,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
+import { useFetchFailureToast } from '@/hooks/use-fetch-failure-toast';
 import { formatCount } from '@/lib/format';
 import { REPORTS_REFRESH_MS, reportSuggestionsQueryKey } from '@/lib/query-keys';
 
@@ -51,6 +52,7 @@ export function ReportSuggestionsEditor({
     refetchInterval: REPORTS_REFRESH_MS,
     enabled,
   });
+  useFetchFailureToast(suggestions.error, 'Failed to fetch URI reports');
   const list = suggestions.data?.suggestions ?? [];
 
   return (

@@ -5,10 +5,11 @@ import { type Domain, domainCreateSchema } from '@csp/shared/schemas/domain';
 import { type FormEvent, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
+import { FormError } from '@/components/ui/form-error';
 import { Input, UrlInput } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/hooks/use-toast';
-import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
+import { type FieldErrors, focusFirstInvalid, serverFormErrors, validateForm } from '@/lib/validation';
 import { useCreateDomain } from '../api/create-domain';
 
 export function CreateDomainForm({
@@ -30,7 +31,8 @@ export function CreateDomainForm({
       onSuccess(domain);
     },
     onError: (error) => {
-      setErrors(serverFieldErrors(error));
+      // The spec's toast, and what the server refused at its field or above the buttons.
+      setErrors(serverFormErrors(error));
       toast({
         variant: 'destructive',
         title: 'Error',
@@ -101,6 +103,7 @@ export function CreateDomainForm({
           disabled={pending}
         />
       </div>
+      <FormError message={errors.form} />
       <div className="flex flex-col-reverse gap-3 border-t border-border pt-6 sm:flex-row sm:justify-end">
         <Button variant="outline" onClick={onCancel} disabled={pending}>
           Cancel

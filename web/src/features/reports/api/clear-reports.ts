@@ -17,7 +17,8 @@ export async function getReportClear(domainId: string): Promise<ReportClearJob |
   const body = await apiGet(
     api.domains[':id']['uri-reports'].clear.$get({ param: { id: pathParam(domainId) } }),
   );
-  return clearStateSchema.parse(body).job;
+  // A 401 on a read is an empty result (spec section 7): no clearing to follow.
+  return body === null ? null : clearStateSchema.parse(body).job;
 }
 
 /** The domain's clearing, polled while it runs; `onDone` once a clearing seen running has finished. */

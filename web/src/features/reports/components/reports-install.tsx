@@ -3,7 +3,7 @@
 import { Copy, ShieldCheck } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
-import { copyText } from '@/lib/clipboard';
+import { COPIED_TOAST, copyText } from '@/lib/clipboard';
 
 export function ReportsInstall({ endpoint, days }: { endpoint: string; days: number }) {
   const lines = [
@@ -12,7 +12,7 @@ export function ReportsInstall({ endpoint, days }: { endpoint: string; days: num
   ];
   const copy = () =>
     copyText(lines.join('\n')).then(
-      () => toast({ title: 'Copied', description: 'The reporting headers are on your clipboard' }),
+      () => toast(COPIED_TOAST),
       () => toast({ variant: 'destructive', title: 'Error', description: 'Could not copy to the clipboard' }),
     );
   return (

@@ -5,10 +5,16 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
+import { FormError } from '@/components/ui/form-error';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
-import { ApiError } from '@/lib/api-client';
-import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
+import {
+  type FieldErrors,
+  focusFirstInvalid,
+  refusalMessage,
+  serverFormErrors,
+  validateForm,
+} from '@/lib/validation';
 import { useChangePassword } from '../api/account';
 
 const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
@@ -33,13 +39,11 @@ export function PasswordForm() {
         toast({ title: 'Password changed', description: 'Your password has been changed successfully.' });
       },
       onError: (error) => {
-        setErrors(serverFieldErrors(error));
+        setErrors(serverFormErrors(error));
         toast({
           variant: 'destructive',
           title: 'Error',
-          description:
-            (error instanceof ApiError && error.serverMessage) ||
-            'Failed to change password. Please try again.',
+          description: refusalMessage(error) ?? 'Failed to change password. Please try again.',
         });
       },
     });
@@ -80,6 +84,7 @@ export function PasswordForm() {
               autoComplete="new-password"
             />
           </Field>
+          <FormError message={errors.form} />
           <Button type="submit" loading={change.isPending} className="self-start">
             {change.isPending ? 'Changing...' : 'Change Password'}
           </Button>

@@ -5,11 +5,18 @@ import { type FormEvent, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
+import { FormError } from '@/components/ui/form-error';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
-import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
+import {
+  type FieldErrors,
+  focusFirstInvalid,
+  refusalMessage,
+  serverFormErrors,
+  validateForm,
+} from '@/lib/validation';
 import { useUpdateProfile } from '../api/account';
 
 export function ProfileForm({ user }: { user: PublicUser }) {
@@ -42,11 +49,13 @@ export function ProfileForm({ user }: { user: PublicUser }) {
         toast({ title: 'Profile updated', description: 'Your profile has been updated successfully.' });
       },
       onError: (error) => {
-        setErrors(serverFieldErrors(error));
+        // A refusal says why (e.g. the email change needs the current password), at its field; the spec's
+        // generic text is for failures the user cannot fix.
+        setErrors(serverFormErrors(error));
         toast({
           variant: 'destructive',
           title: 'Error',
-          description: 'Failed to update profile. Please try again.',
+          description: refusalMessage(error) ?? 'Failed to update profile. Please try again.',
         });
       },
     });
@@ -107,6 +116,7 @@ export function ProfileForm({ user }: { user: PublicUser }) {
           />
         </Field>
       ) : null}
+      <FormError message={errors.form} />
       <Button type="submit" loading={update.isPending} className="self-start">
         {update.isPending ? 'Updating...' : 'Update Profile'}
       </Button>

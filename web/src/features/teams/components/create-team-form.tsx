@@ -6,10 +6,10 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
+import { FormError } from '@/components/ui/form-error';
 import { Input, Textarea } from '@/components/ui/input';
 import { toast } from '@/hooks/use-toast';
-import { ApiError } from '@/lib/api-client';
-import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
+import { type FieldErrors, focusFirstInvalid, serverFormErrors, validateForm } from '@/lib/validation';
 import { useCreateTeam } from '../api/teams';
 
 /** "Acme Web Agency!" → "acme-web-agency". */
@@ -47,17 +47,14 @@ export function CreateTeamForm() {
     create.mutateAsync(result.data).then(
       () => toast({ title: 'Team created', description: 'Your team has been created successfully.' }),
       (error: Error) => {
-        // A taken slug is the one refusal the user can fix here: say so at the field.
-        const slugTaken =
-          error instanceof ApiError && error.status === 409 && /slug/i.test(error.serverMessage ?? '');
-        setErrors(slugTaken ? { slug: error.serverMessage } : serverFieldErrors(error));
+        // What the server refused, at its field (a taken slug) or above the button; the toast names a
+        // refusal that concerns no field (e.g. already in a team), else the spec's text.
+        const formErrors = serverFormErrors(error);
+        setErrors(formErrors);
         toast({
           variant: 'destructive',
           title: 'Error',
-          description:
-            error instanceof ApiError && error.status === 409 && !slugTaken && error.serverMessage
-              ? error.serverMessage
-              : 'Failed to create team. Please try again.',
+          description: formErrors.form ?? 'Failed to create team. Please try again.',
         });
       },
     );
@@ -131,6 +128,7 @@ export function CreateTeamForm() {
               onBlur={() => setValues((v) => ({ ...v, maxMembers: String(maxMembersOf(v.maxMembers)) }))}
             />
           </Field>
+          <FormError message={errors.form} />
           <Button type="submit" loading={create.isPending} className="self-start">
             {create.isPending ? 'Creating...' : 'Create Team'}
           </Button>

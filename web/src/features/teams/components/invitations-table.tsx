@@ -9,7 +9,7 @@ import { DropdownMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { HeaderCells, ListTable } from '@/components/ui/list-table';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { copyText } from '@/lib/clipboard';
+import { COPIED_TOAST, copyText } from '@/lib/clipboard';
 import { formatDate } from '@/lib/format';
 import { useRevokeInvitation } from '../api/teams';
 
@@ -65,7 +65,7 @@ function InvitationActions({ teamId, invitation }: { teamId: string; invitation:
     if (!invitation.link) return;
     try {
       await copyText(invitation.link);
-      toast({ title: 'Copied', description: 'Text copied to clipboard.' });
+      toast(COPIED_TOAST);
     } catch {
       toast({
         variant: 'destructive',
