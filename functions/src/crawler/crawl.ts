@@ -228,6 +228,7 @@ export async function runCrawl(
       state.stats.navigationsBlocked += result.navigations.length;
       if (result.error && result.status === 0) {
         addError(result.error);
+        state.failures.push({ url: item.url, reason: result.error });
         if (result.refused) {
           const host = new URL(item.key).host;
           refusedHosts.add(host);
@@ -238,6 +239,10 @@ export async function runCrawl(
       const finalOrigin = originOf(result.finalUrl);
       if (!isSameOrigin(result.finalUrl, state.origin)) {
         addError(`${item.url}: redirected to ${finalOrigin ?? result.finalUrl}, another site; not analysed`);
+        state.failures.push({
+          url: item.url,
+          reason: `Redirected to ${finalOrigin ?? result.finalUrl}, another site`,
+        });
         return;
       }
       if (normalizeUrl(result.finalUrl) !== item.key) {
