@@ -61,7 +61,8 @@ const result = (over: Partial<CompletedRun> = {}): CompletedRun => ({
   verification: { pagesChecked: 1, violations: 0, samples: [] },
   capture: {
     pagesCaptured: 2,
-    pagesFailed: 2,
+    pagesFailed: 1,
+    urlsFailed: 1,
     pagesIncomplete: 0,
     incomplete: [],
     interactionObservations: 0,
