@@ -253,7 +253,14 @@ export async function runCrawl(
         frontier.markVisited(result.finalUrl);
         if (alreadyCaptured) return;
       }
-      if (!isHtml(result.contentType)) return;
+      if (!isHtml(result.contentType)) {
+        // An error that is not a page (a plain-text 404 of the URL list) is still a URL that failed.
+        if (result.status >= 400) {
+          addError(`${item.url}: HTTP ${result.status}`);
+          state.failures.push({ url: item.url, reason: `HTTP ${result.status}`, status: result.status });
+        }
+        return;
+      }
       state.pages.push({
         url: item.url,
         finalUrl: result.finalUrl,

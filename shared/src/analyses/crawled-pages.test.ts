@@ -26,11 +26,15 @@ describe('summarizeCrawledPages', () => {
         page('/about', 200, [['img-src', 'https://cdn.test/a.png']]),
         page('/gone', 404, []),
       ],
-      [{ url: `${origin}/down`, reason: 'net::ERR_CONNECTION_REFUSED' }],
+      [
+        { url: `${origin}/down`, reason: 'net::ERR_CONNECTION_REFUSED' },
+        { url: `${origin}/notes.txt`, reason: 'HTTP 404', status: 404 },
+      ],
     );
     expect(crawledPagesSchema.parse(list)).toEqual(list);
     expect(list.pages.map((p) => [p.url.replace(origin, ''), p.status, pageFailed(p)])).toEqual([
       ['/down', 0, true],
+      ['/notes.txt', 404, true],
       ['/gone', 404, true],
       ['/', 200, false],
       ['/about', 200, false],
@@ -38,13 +42,13 @@ describe('summarizeCrawledPages', () => {
     expect(list.pages[0]?.failure).toBe('net::ERR_CONNECTION_REFUSED');
     // The image loaded by both pages ranks first; the root page loaded two distinct resources.
     expect(list.resources[0]).toEqual({ directive: 'img-src', value: 'https://cdn.test/a.png', pages: 2 });
-    const root = list.pages[2];
+    const root = list.pages[3];
     expect(root?.resourceCount).toBe(2);
     expect(root?.loaded.map((i) => list.resources[i]?.value).sort()).toEqual([
       'https://cdn.test/a.png',
       'https://cdn.test/app.js',
     ]);
-    expect(list.pagesTotal).toBe(4);
+    expect(list.pagesTotal).toBe(5);
     expect(list.resourcesTotal).toBe(2);
   });
 

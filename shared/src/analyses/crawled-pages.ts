@@ -61,7 +61,7 @@ export function summarizeCrawledPages(
 
   const failed: CrawledPage[] = failures.map((f) => ({
     url: cut(f.url, L.urlChars),
-    status: 0,
+    status: Math.max(0, Math.min(999, f.status ?? 0)),
     failure: cut(f.reason, L.reasonChars),
     resourceCount: 0,
     loaded: [],

@@ -57,8 +57,12 @@ export const crawledPagesSchema = z.object({
 });
 export type CrawledPages = z.infer<typeof crawledPagesSchema>;
 
-/** A URL the crawl tried but could not capture as a page. */
-export const crawlFailureSchema = z.object({ url: z.string(), reason: z.string() });
+/** A URL the crawl tried but could not capture as a page (with the HTTP status it answered, if any). */
+export const crawlFailureSchema = z.object({
+  url: z.string(),
+  reason: z.string(),
+  status: z.number().int().optional(),
+});
 export type CrawlFailure = z.infer<typeof crawlFailureSchema>;
 
 /** The page answered an error or nothing: its URL is listed, but nothing of it is in the policy. */

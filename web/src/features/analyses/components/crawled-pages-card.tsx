@@ -234,12 +234,13 @@ function PageRow({ page, list, search }: { page: CrawledPage; list: CrawledPages
           id={detailId}
           className="flex flex-col gap-3 border-t border-border/60 px-3 py-3 text-sm sm:pl-9"
         >
-          {page.failure ? <p className="text-red-800">No page: {page.failure}</p> : null}
-          {!page.failure && failed ? (
+          {failed && page.status >= 400 ? (
             <p className="text-red-800">
               It answered HTTP {page.status}: nothing it loads is in the policy. Check the URL, or remove it
               from the list.
             </p>
+          ) : page.failure ? (
+            <p className="text-red-800">Not captured: {page.failure}</p>
           ) : null}
           {page.finalUrl ? (
             <p className="text-muted-foreground">

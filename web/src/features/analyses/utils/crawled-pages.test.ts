@@ -12,6 +12,7 @@ const list: CrawledPages = {
       loaded: [],
     },
     { url: 'https://s.test/gone', status: 404, resourceCount: 0, loaded: [] },
+    { url: 'https://s.test/text', status: 404, failure: 'HTTP 404', resourceCount: 0, loaded: [] },
     { url: 'https://s.test/', status: 200, resourceCount: 2, loaded: [0, 1] },
     { url: 'https://s.test/about', status: 200, resourceCount: 1, loaded: [0] },
   ],
@@ -25,13 +26,22 @@ const list: CrawledPages = {
 
 describe('crawled pages', () => {
   it('names each status', () => {
-    expect(list.pages.map((p) => pageStatus(p).label)).toEqual(['Failed', 'HTTP 404', '200', '200']);
+    expect(list.pages.map((p) => pageStatus(p).label)).toEqual([
+      'Failed',
+      'HTTP 404',
+      'HTTP 404',
+      '200',
+      '200',
+    ]);
   });
 
   it('finds pages by URL, status and what they loaded', () => {
-    expect(searchPages(list, '').length).toBe(4);
+    expect(searchPages(list, '').length).toBe(5);
     expect(searchPages(list, 'GONE').map((p) => p.url)).toEqual(['https://s.test/gone']);
-    expect(searchPages(list, '404').map((p) => p.url)).toEqual(['https://s.test/gone']);
+    expect(searchPages(list, '404').map((p) => p.url)).toEqual([
+      'https://s.test/gone',
+      'https://s.test/text',
+    ]);
     expect(searchPages(list, 'woff2').map((p) => p.url)).toEqual(['https://s.test/']);
     expect(searchPages(list, 'logo').map((p) => p.url)).toEqual(['https://s.test/', 'https://s.test/about']);
   });

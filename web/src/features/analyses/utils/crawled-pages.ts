@@ -5,10 +5,10 @@ import { pageFailed } from '@csp/shared/schemas/crawled-pages';
 
 export type PageStatusTone = 'success' | 'warning' | 'error';
 
-/** The badge of a page: its HTTP status, or 'Failed' when it gave no answer. */
+/** The badge of a page: its HTTP status, or 'Failed' when it gave no page (no answer, another site). */
 export function pageStatus(page: CrawledPage): { label: string; tone: PageStatusTone } {
-  if (page.status === 0 || page.failure !== undefined) return { label: 'Failed', tone: 'error' };
-  if (pageFailed(page)) return { label: `HTTP ${page.status}`, tone: 'error' };
+  if (page.status >= 400) return { label: `HTTP ${page.status}`, tone: 'error' };
+  if (pageFailed(page)) return { label: 'Failed', tone: 'error' };
   if (page.incomplete) return { label: `${page.status} · incomplete`, tone: 'warning' };
   return { label: String(page.status), tone: 'success' };
 }
