@@ -122,7 +122,7 @@ describe('crawled pages', () => {
     const tile = await t.page.waitForSelector('a[href="#crawled-resources"]');
     expect(await tile!.evaluate((a) => a.textContent)).toBe('4');
     await tile!.click();
-    await t.page.waitForSelector('[role="tab"][aria-selected="true"]::-p-text(By directive)');
+    await t.page.waitForSelector('[role="tab"][aria-selected="true"]::-p-text(Resources)');
     const groups = await t.page.$$eval('[data-testid="directive-groups"] > section', (s) =>
       s.map((g) => g.getAttribute('aria-label')),
     );
@@ -153,7 +153,7 @@ describe('crawled pages', () => {
     for (const width of [390, 360]) {
       await t.page.setViewport({ width, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
       expect(await scrollsSideways()).toBe(false);
-      await clickText(t.page, 'button', 'By directive 4');
+      await clickText(t.page, 'button', 'Resources 4');
       expect(await scrollsSideways()).toBe(false);
       await clickText(t.page, 'button', 'Pages 5');
     }

@@ -228,7 +228,11 @@ export async function runCrawl(
       state.stats.navigationsBlocked += result.navigations.length;
       if (result.error && result.status === 0) {
         addError(result.error);
-        state.failures.push({ url: item.url, reason: result.error });
+        // The error names the URL; the list shows it beside the URL, so only the why.
+        const reason = result.error.startsWith(`${item.url}: `)
+          ? result.error.slice(item.url.length + 2)
+          : result.error;
+        state.failures.push({ url: item.url, reason });
         if (result.refused) {
           const host = new URL(item.key).host;
           refusedHosts.add(host);

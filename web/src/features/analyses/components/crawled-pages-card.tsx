@@ -4,7 +4,7 @@
 import type { CrawledPage, CrawledPages } from '@csp/shared/schemas/crawled-pages';
 import { pageFailed } from '@csp/shared/schemas/crawled-pages';
 import { ChevronRight, FileSearch, ListTree, RefreshCw, Search } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { Fragment, useEffect, useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeVariant } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -32,6 +32,25 @@ const CARD_ID = 'crawled-pages';
 
 const viewOfHash = (hash: string): View | null =>
   hash === CRAWLED_RESOURCES_HASH ? 'resources' : hash === CRAWLED_PAGES_HASH ? 'pages' : null;
+
+/**
+ * A URL with break opportunities after its slashes and before its query and fragment, so a narrow screen wraps
+ * it between path segments rather than inside one (a segment longer than the line still wraps anywhere).
+ */
+function BreakableUrl({ url }: { url: string }) {
+  const parts = url.split(/(?<=\/)(?!\/)|(?=[?#&])/);
+  return (
+    <>
+      {parts.map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one string, never reordered
+        <Fragment key={i}>
+          {i > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
+}
 
 const BADGE: Record<PageStatusTone, BadgeVariant> = {
   success: 'success',
@@ -156,7 +175,7 @@ function CrawledPagesBody({
         <TabsList label="Crawled pages views" className="self-start">
           <TabsTrigger value="pages">Pages {formatCount(pages.length)}</TabsTrigger>
           <TabsTrigger value="resources">
-            By directive {formatCount(groups.reduce((n, g) => n + g.resources.length, 0))}
+            Resources {formatCount(groups.reduce((n, g) => n + g.resources.length, 0))}
           </TabsTrigger>
         </TabsList>
         <TabsContent value="pages">
@@ -222,8 +241,8 @@ function PageRow({ page, list, search }: { page: CrawledPage; list: CrawledPages
         <Badge variant={BADGE[status.tone]} className="shrink-0" data-testid="crawled-page-status">
           {status.label}
         </Badge>
-        <span className="min-w-0 flex-1 font-mono text-xs leading-5 break-all text-foreground">
-          {page.url}
+        <span className="min-w-0 flex-1 font-mono text-xs leading-5 [overflow-wrap:anywhere] text-foreground">
+          <BreakableUrl url={page.url} />
         </span>
         <span className="hidden shrink-0 text-xs text-muted-foreground tabular-nums sm:inline">
           {failed ? 'not in the policy' : countOf(page.resourceCount, 'resource')}
@@ -244,7 +263,10 @@ function PageRow({ page, list, search }: { page: CrawledPage; list: CrawledPages
           ) : null}
           {page.finalUrl ? (
             <p className="text-muted-foreground">
-              Redirected to <span className="font-mono text-xs break-all">{page.finalUrl}</span>
+              Redirected to{' '}
+              <span className="font-mono text-xs [overflow-wrap:anywhere]">
+                <BreakableUrl url={page.finalUrl} />
+              </span>
             </p>
           ) : null}
           {page.incomplete ? <p className="text-amber-800">Capture incomplete: {page.incomplete}</p> : null}
@@ -281,7 +303,9 @@ function DirectiveGroups({ groups, showPages = false }: { groups: DirectiveGroup
                 key={r.value}
                 className="flex min-w-0 flex-col gap-0.5 rounded-md bg-slate-50 px-2.5 py-1.5"
               >
-                <span className="font-mono text-xs break-all text-foreground">{r.value}</span>
+                <span className="font-mono text-xs [overflow-wrap:anywhere] text-foreground">
+                  <BreakableUrl url={r.value} />
+                </span>
                 {r.sample || showPages ? (
                   <span className="text-xs break-words text-muted-foreground">
                     {r.sample ? <span className="font-mono">{r.sample}</span> : null}
