@@ -6,13 +6,14 @@ import { DIRECTIVE_TABLE } from '@csp/shared/csp/directives';
 import { policyFindingSchema } from '@csp/shared/csp/finding';
 import { policyBudgetSchema, resourceStatsSchema } from '@csp/shared/csp/policy';
 import { analysisStageSchema, captureSummarySchema, verificationSchema } from '@csp/shared/schemas/analysis';
+import { crawledPagesSchema } from '@csp/shared/schemas/crawled-pages';
 import * as z from 'zod';
 import { runTokenSchema } from '../store/run-token';
 
 export const WRITER_LIMITS = {
   /** The whole request as JSON (a Lambda invocation takes 6 MB). */
   requestChars: 1024 * 1024,
-  /** A result without its knowledge, as JSON: it joins the analysis item, which DynamoDB caps at 400 KB. */
+  /** A result without its knowledge and crawled pages, as JSON: it joins the analysis item, which DynamoDB caps at 400 KB. */
   resultChars: 256 * 1024,
   errors: 200,
   errorChars: 1000,
@@ -67,6 +68,8 @@ export const completedRunSchema = z.strictObject({
   needsAttention: z.boolean(),
   /** What the crawl saw, packed (store/knowledge.ts) and base64: kept for the analysis of a domain only. */
   knowledge: z.string().max(L.knowledgeChars).base64().nullable(),
+  /** Every URL the crawl tried, bounded by its own schema (CRAWLED_PAGES_LIMITS); kept in an item of its own. */
+  crawledPages: crawledPagesSchema.optional(),
 });
 export type CompletedRun = z.infer<typeof completedRunSchema>;
 

@@ -9,6 +9,7 @@ import { recordAchievementEvent } from '../achievements/record';
 import type { Logger } from '../logger';
 import { getAnalysis } from '../store/analyses';
 import { completeAnalysis, failAnalysis, updateProgress } from '../store/analysis-runs';
+import { putCrawledPages } from '../store/crawled-pages';
 import type { Db } from '../store/db';
 import { putKnowledge, unpackKnowledge } from '../store/knowledge';
 import { runTokenDigest } from '../store/run-token';
@@ -48,7 +49,8 @@ export async function handleWriterRequest(db: Db, logger: Logger, raw: unknown):
   const request = parsed.data;
   if (
     request.op === 'complete' &&
-    JSON.stringify({ ...request.result, knowledge: null }).length > WRITER_LIMITS.resultChars
+    JSON.stringify({ ...request.result, knowledge: null, crawledPages: null }).length >
+      WRITER_LIMITS.resultChars
   ) {
     return { ok: false, message: 'The result is too large for the analysis' };
   }
@@ -103,6 +105,7 @@ async function complete(db: Db, logger: Logger, id: string, runId: string, resul
   });
   if (!completed) return false;
   const log = logger.child({ analysisId: id });
+  if (result.crawledPages) await putCrawledPages(db, id, result.crawledPages);
   await recordAchievementEvent(db, log, analysis.userId, {
     add: earned,
   });

@@ -31,6 +31,8 @@ export function summarizeCapture(state: CrawlState, unstableInline: UnstableInli
   return {
     pagesCaptured: state.pages.length,
     pagesIncomplete: incomplete.length,
+    pagesFailed: state.pages.filter((p) => p.status >= 400).length,
+    urlsFailed: state.failures.length,
     incomplete: incomplete.slice(0, MAX_LISTED),
     interactionObservations: interaction.size,
     interactionSamples: [...interaction.values()].slice(0, MAX_LISTED),

@@ -212,6 +212,11 @@ describe('runCrawl', () => {
       '/fine 200',
       '/gone 404',
     ]);
+    // What gave no page is kept for the list of crawled pages, with why.
+    expect(state.failures.map((f) => `${new URL(f.url).pathname} ${f.reason}`).sort()).toEqual([
+      `/away Redirected to ${o.cdn}, another site`,
+      '/slow timed out after 1500 ms',
+    ]);
   });
 
   it('stops before its deadline and continues from its JSON state without visiting a page twice', async () => {

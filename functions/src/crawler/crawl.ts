@@ -228,6 +228,11 @@ export async function runCrawl(
       state.stats.navigationsBlocked += result.navigations.length;
       if (result.error && result.status === 0) {
         addError(result.error);
+        // The error names the URL; the list shows it beside the URL, so only the why.
+        const reason = result.error.startsWith(`${item.url}: `)
+          ? result.error.slice(item.url.length + 2)
+          : result.error;
+        state.failures.push({ url: item.url, reason });
         if (result.refused) {
           const host = new URL(item.key).host;
           refusedHosts.add(host);
@@ -238,6 +243,10 @@ export async function runCrawl(
       const finalOrigin = originOf(result.finalUrl);
       if (!isSameOrigin(result.finalUrl, state.origin)) {
         addError(`${item.url}: redirected to ${finalOrigin ?? result.finalUrl}, another site; not analysed`);
+        state.failures.push({
+          url: item.url,
+          reason: `Redirected to ${finalOrigin ?? result.finalUrl}, another site`,
+        });
         return;
       }
       if (normalizeUrl(result.finalUrl) !== item.key) {
@@ -248,7 +257,14 @@ export async function runCrawl(
         frontier.markVisited(result.finalUrl);
         if (alreadyCaptured) return;
       }
-      if (!isHtml(result.contentType)) return;
+      if (!isHtml(result.contentType)) {
+        // An error that is not a page (a plain-text 404 of the URL list) is still a URL that failed.
+        if (result.status >= 400) {
+          addError(`${item.url}: HTTP ${result.status}`);
+          state.failures.push({ url: item.url, reason: `HTTP ${result.status}`, status: result.status });
+        }
+        return;
+      }
       state.pages.push({
         url: item.url,
         finalUrl: result.finalUrl,

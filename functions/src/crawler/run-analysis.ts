@@ -11,6 +11,7 @@
 // coordinator queues the continuation. An error is thrown: the coordinator releases the run, and the message
 // is delivered again, so the next run resumes from the last checkpoint.
 
+import { summarizeCrawledPages } from '@csp/shared/analyses/crawled-pages';
 import { analysisOutcome, outcomeOptions, policyToVerify } from '@csp/shared/analyses/outcome';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
 import { markUnstableInline } from '@csp/shared/csp/stability';
@@ -167,6 +168,8 @@ export async function runAnalysisJob(
     budget: outcome.budget,
     needsAttention: outcome.needsAttention,
     // What the crawl saw, for judging a domain's violation reports later (the writer keeps it for those).
+    // Every URL tried, with its status and what it loaded (as crawled, before the verification's additions).
+    crawledPages: summarizeCrawledPages(result.state.pages, result.state.failures),
     knowledge: packKnowledge(crawlKnowledge(job.analysisId, artifact)).toString('base64'),
   });
   if (!completed) {

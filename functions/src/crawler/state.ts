@@ -2,6 +2,7 @@
 // can stop before a Lambda deadline, be stored, and continue in another invocation where it left off.
 import { pageArtifactSchema, rerenderSchema } from '@csp/shared/csp/artifact';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
+import { crawlFailureSchema } from '@csp/shared/schemas/crawled-pages';
 import * as z from 'zod';
 
 const { maxPages, crawlDelay } = CRAWL_LIMITS;
@@ -41,6 +42,8 @@ export const crawlStateSchema = z.object({
   seen: z.array(z.string()),
   pages: z.array(pageArtifactSchema),
   errors: z.array(z.string()),
+  /** URLs tried that could not be captured as pages (no answer, another site): listed as failed. */
+  failures: z.array(crawlFailureSchema).default([]),
   /** Pages attempted (captured or failed); bounded by maxPages. */
   pagesDone: z.number().int(),
   /** Last progress reported (0–99 while crawling), so it never goes back when more pages are found. */

@@ -29,6 +29,7 @@ import { itemReader } from './items';
 import {
   analysisIndexes,
   analysisKey,
+  crawledPagesKey,
   domainAnalysesPartition,
   knowledgeKey,
   userAnalysesPartition,
@@ -275,6 +276,7 @@ export async function deleteAnalysisCascade(
 ): Promise<void> {
   if (analysis.domainId) await detachBaseAnalysis(db, analysis.domainId, analysis.id);
   await db.doc.send(new DeleteCommand({ TableName: db.table, Key: knowledgeKey(analysis.id) }));
+  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: crawledPagesKey(analysis.id) }));
   const res = await db.doc.send(
     new DeleteCommand({ TableName: db.table, Key: analysisKey(analysis.id), ReturnValues: 'ALL_OLD' }),
   );

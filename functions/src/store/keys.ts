@@ -211,6 +211,9 @@ export const suspiciousSeenKey = (domainId: string, hash: string) => ({
 /** What a completed crawl saw (inline code samples per page), kept beside its analysis for suggestions. */
 export const knowledgeKey = (analysisId: string) => ({ pk: `${P.analysis}${analysisId}`, sk: 'KNOWLEDGE' });
 
+/** What a completed crawl tried, page by page ('Crawled pages'), kept beside its analysis. */
+export const crawledPagesKey = (analysisId: string) => ({ pk: `${P.analysis}${analysisId}`, sk: 'PAGES' });
+
 /** A saved CSP configuration. A domain's configurations are its gsi2 partition, oldest first. */
 export const configurationKey = (id: string) => ({ pk: `CONFIG#${id}`, sk: 'CONFIG' });
 export const configurationIndexes = (domainId: string, id: string) => ({

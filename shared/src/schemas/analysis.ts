@@ -110,6 +110,10 @@ export const interactionItemSchema = z.object({ directive: z.string(), value: z.
 /** How complete and how trustworthy the crawl's capture was (shown in the analysis). */
 export const captureSummarySchema = z.object({
   pagesCaptured: z.number().int(),
+  /** Of `pagesCaptured`, those that answered an HTTP error (nothing of them is in the policy). */
+  pagesFailed: z.number().int().optional(),
+  /** URLs tried beside `pagesCaptured` that gave no page at all (no answer, another site). */
+  urlsFailed: z.number().int().optional(),
   /** Pages listed in `incomplete`. */
   pagesIncomplete: z.number().int(),
   incomplete: z.array(incompletePageSchema),

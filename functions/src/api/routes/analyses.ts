@@ -13,6 +13,7 @@ import {
   toAnalysesWithPositions,
 } from '../../store/analyses';
 import { failAnalysis, failStale } from '../../store/analysis-runs';
+import { getCrawledPages } from '../../store/crawled-pages';
 import { recordScanStarted } from '../../store/domains';
 import { accessTo, domainFor } from '../access';
 import type { ApiEnv } from '../deps';
@@ -87,14 +88,25 @@ export const analyzeRoutes = new Hono<ApiEnv>()
   })
 
   .get('/:id', requireUser, async (c) => {
-    const { db } = c.var.deps;
-    const found = await getAnalysis(db, c.req.param('id'));
-    // A team member reads the analyses of the owner's domains; standalone analyses stay private.
-    const seen =
-      found &&
-      (found.userId === currentUser(c).id ||
-        (found.domainId !== null && (await accessTo(c, found.userId)) === 'team'));
-    if (!found || !seen) throw notFound('Analysis');
-    const [analysis] = await toAnalysesWithPositions(db, await failStale(db, [found]));
+    const found = await seenAnalysis(c, c.req.param('id'));
+    const [analysis] = await toAnalysesWithPositions(c.var.deps.db, await failStale(c.var.deps.db, [found]));
     return c.json({ success: true, analysis });
+  })
+  // Every URL the crawl tried, with its status and what it loaded (null until the analysis completes).
+  .get('/:id/pages', requireUser, async (c) => {
+    const found = await seenAnalysis(c, c.req.param('id'));
+    const crawledPages = await getCrawledPages(c.var.deps.db, found.id);
+    return c.json({ success: true, crawledPages });
   });
+
+/** The analysis if the signed-in user may read it, else a 404 (ids of others' analyses do not leak). */
+async function seenAnalysis(c: Context<ApiEnv>, id: string) {
+  const found = await getAnalysis(c.var.deps.db, id);
+  // A team member reads the analyses of the owner's domains; standalone analyses stay private.
+  const seen =
+    found &&
+    (found.userId === currentUser(c).id ||
+      (found.domainId !== null && (await accessTo(c, found.userId)) === 'team'));
+  if (!found || !seen) throw notFound('Analysis');
+  return found;
+}

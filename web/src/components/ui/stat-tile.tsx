@@ -40,6 +40,8 @@ export function StatTile({
   pulse = false,
   className,
   testId = 'stat-tile',
+  href,
+  linkLabel,
 }: {
   icon: LucideIcon;
   label: string;
@@ -50,13 +52,26 @@ export function StatTile({
   pulse?: boolean;
   className?: string;
   testId?: string;
+  /** Makes the whole tile a link (to where its figure is listed), named by `linkLabel`. */
+  href?: string;
+  linkLabel?: string;
 }) {
   return (
-    <Card className={cn('flex flex-col gap-3 p-4 sm:p-5', className)} data-testid={testId}>
+    <Card
+      className={cn(
+        'relative flex flex-col gap-3 p-4 sm:p-5',
+        href && 'transition-colors hover:border-ring',
+        className,
+      )}
+      data-testid={testId}
+    >
       <div className="flex items-start justify-between gap-2">
         <span className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
           {label}
-          <InfoTip label={label} content={tooltip} />
+          {/* Above the tile's link, which covers the whole tile. */}
+          <span className="relative z-10 flex">
+            <InfoTip label={label} content={tooltip} />
+          </span>
         </span>
         <span
           className={cn(
@@ -73,7 +88,18 @@ export function StatTile({
       </div>
       <div className="flex flex-col gap-0.5">
         <div className="text-2xl font-semibold tracking-tight tabular-nums text-foreground sm:text-3xl">
-          {value}
+          {href ? (
+            // The link's ::after covers the tile, so a click anywhere on it opens the list.
+            <a
+              href={href}
+              aria-label={linkLabel}
+              className="rounded-sm after:absolute after:inset-0 after:rounded-xl after:content-[''] hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+            >
+              {value}
+            </a>
+          ) : (
+            value
+          )}
         </div>
         {hint ? <span className="text-xs text-muted-foreground">{hint}</span> : null}
       </div>

@@ -6,6 +6,7 @@ import { Gauge, Globe, Package, ShieldAlert } from 'lucide-react';
 import { StatTile } from '@/components/ui/stat-tile';
 import { formatCount } from '@/lib/format';
 import { monotonicProgress } from '../utils/progress';
+import { CRAWLED_RESOURCES_HASH } from './crawled-pages-card';
 
 const count = (n: number | undefined) => (n === undefined ? '—' : formatCount(n));
 
@@ -38,7 +39,9 @@ export function AnalysisTiles({ analysis }: { analysis: Analysis }) {
         icon={Package}
         label="Resources"
         value={count(stats?.totalResources)}
-        hint="Loaded or run by the pages"
+        hint={stats ? 'Loaded or run by the pages · see the list' : 'Loaded or run by the pages'}
+        href={stats && analysis.status === 'completed' ? CRAWLED_RESOURCES_HASH : undefined}
+        linkLabel={`${count(stats?.totalResources)} resources: show them by directive, and the crawled pages`}
         tone="blue"
         tooltip="Distinct URLs the pages loaded plus distinct inline scripts and styles (a logo on 500 pages counts once)."
       />

@@ -5,6 +5,7 @@ import type { CaptureSummary } from '@csp/shared/schemas/analysis';
 import {
   CircleCheck,
   FileWarning,
+  FileX,
   type LucideIcon,
   MousePointerClick,
   Radar,
@@ -16,19 +17,24 @@ import type { ReactNode } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/class-names';
 import { countOf, formatCount, formatDuration } from '@/lib/format';
+import { CRAWLED_PAGES_HASH } from './crawled-pages-card';
 import { IncompletePagesList } from './incomplete-pages-list';
 import { InteractionSamplesList } from './interaction-samples-list';
 import { UnstableInlineList } from './unstable-inline-list';
 
 export function CrawlCoverageCard({ capture }: { capture: CaptureSummary }) {
   const incomplete = capture.pagesIncomplete > 0;
+  // A URL that answered an error (a 404 of the URL list) or nothing was tried but not captured: it counts.
+  const failed = (capture.pagesFailed ?? 0) + (capture.urlsFailed ?? 0);
+  const tried = capture.pagesCaptured + (capture.urlsFailed ?? 0);
+  const answered = capture.pagesCaptured - (capture.pagesFailed ?? 0);
   const unstable = capture.unstableInline.length;
   const timing = [
     capture.interactionMs > 0 ? `acting on pages ${formatDuration(capture.interactionMs)}` : null,
     capture.rerenderMs > 0 ? `re-rendering ${formatDuration(capture.rerenderMs)}` : null,
   ].filter(Boolean);
   return (
-    <Card data-testid="crawl-coverage" className={incomplete ? 'border-red-200' : undefined}>
+    <Card data-testid="crawl-coverage" className={incomplete || failed > 0 ? 'border-red-200' : undefined}>
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <Radar className="size-4 text-primary" aria-hidden="true" />
@@ -38,10 +44,24 @@ export function CrawlCoverageCard({ capture }: { capture: CaptureSummary }) {
       </CardHeader>
       <CardContent>
         <ul className="flex flex-col gap-4">
+          {failed > 0 ? (
+            <Fact icon={FileX} tone="error" testId="coverage-failed">
+              <p className="font-medium text-red-800">
+                {formatCount(failed)} of {countOf(tried, 'URL')} failed
+              </p>
+              <p className="text-red-800/80">
+                {failed === 1 ? 'It' : 'They'} answered an HTTP error or nothing, so nothing{' '}
+                {failed === 1 ? 'it loads' : 'they load'} is in the policy.{' '}
+                <a href={CRAWLED_PAGES_HASH} className="font-medium underline underline-offset-2">
+                  See the crawled pages
+                </a>
+              </p>
+            </Fact>
+          ) : null}
           {incomplete ? (
             <Fact icon={FileWarning} tone="error" testId="coverage-incomplete">
               <p className="font-medium text-red-800">
-                {formatCount(capture.pagesIncomplete)} of {countOf(capture.pagesCaptured, 'page')} incomplete
+                {formatCount(capture.pagesIncomplete)} of {countOf(answered, 'page')} incomplete
               </p>
               <p className="text-red-800/80">
                 The policy may be incomplete: these pages stopped before everything they load or run was
@@ -52,9 +72,13 @@ export function CrawlCoverageCard({ capture }: { capture: CaptureSummary }) {
           ) : (
             <Fact icon={CircleCheck} tone="success" testId="coverage-complete">
               <p className="font-medium text-foreground">
-                {capture.pagesCaptured === 1
-                  ? 'The page was captured completely'
-                  : `All ${formatCount(capture.pagesCaptured)} pages captured completely`}
+                {failed > 0
+                  ? answered === 1
+                    ? 'The page that answered was captured completely'
+                    : `All ${formatCount(answered)} pages that answered were captured completely`
+                  : answered === 1
+                    ? 'The page was captured completely'
+                    : `All ${formatCount(answered)} pages captured completely`}
               </p>
             </Fact>
           )}
