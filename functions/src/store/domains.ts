@@ -16,6 +16,7 @@ import {
   domainAnalysesPartition,
   domainIndexes,
   domainKey,
+  domainRunGuardKey,
   domainUuidKey,
   knowledgeKey,
   userDomainsPartition,
@@ -117,7 +118,11 @@ export async function deleteDomainCascade(deps: ReportClearDeps, domain: Domain)
     projection: 'pk, sk',
   });
   const analyses = keys as { pk: string; sk: string }[];
-  await batchDelete(db, [...analyses, ...analyses.map((k) => ({ pk: k.pk, sk: knowledgeKey('').sk }))]);
+  await batchDelete(db, [
+    ...analyses,
+    ...analyses.map((k) => ({ pk: k.pk, sk: knowledgeKey('').sk })),
+    domainRunGuardKey(domain.id),
+  ]);
   // Analyses of the domain that were waiting to crawl no longer hold places in the owner's queue.
   await reconcileWaiting(db, domain.userId);
   await deleteDomainConfigurations(db, domain.id);
