@@ -2,6 +2,7 @@
 // again with the generated policy served as report-only (the same Fetch interception as the crawl) and
 // acted on the same way as in the crawl, and every violation of it is counted. The pages that saw
 // violations come back with what they loaded, so the analysis can refine the policy once and try again.
+import { VERIFY_SAMPLE_PAGES } from '@csp/shared/analyses/progress-bands';
 import type { Observation } from '@csp/shared/csp/artifact';
 import type { BlockedItem } from '@csp/shared/schemas/analysis';
 import { type BrowserSessionOptions, withBrowserSession } from './browser-session';
@@ -61,7 +62,7 @@ export function policyForVerification(policy: string): string {
 }
 
 export async function verifyPolicy(options: VerifyOptions): Promise<Verification> {
-  const pages = samplePages(options.pages, options.sampleSize ?? 10);
+  const pages = samplePages(options.pages, options.sampleSize ?? VERIFY_SAMPLE_PAGES);
   const result: Verification = {
     pagesChecked: 0,
     violations: 0,
