@@ -144,10 +144,12 @@ export async function runCrawl(
   const report = (phase: CrawlPhase, currentPage: string | null, inFlight: number) => {
     const finished = state.pagesDone - inFlight;
     const planned = Math.max(1, frontier.planned);
-    let fraction = finished / planned;
+    // A page being visited counts half: pages visited in parallel move the bar when they start, not
+    // only all at once when they end.
+    let fraction = (finished + inFlight / 2) / planned;
     if (phase === 'rerendering') {
       const total = state.rerenders.length + (state.rerenderQueue?.length ?? 0);
-      fraction = total === 0 ? 1 : (state.rerenders.length - inFlight) / total;
+      fraction = total === 0 ? 1 : (state.rerenders.length - inFlight / 2) / total;
     } else if (phase === 'discovering') fraction = 0;
     // The bands follow the pages found so far: a crawl that finds more pages widens its own band.
     const bands = stageBands(frontier.planned, { rerender: options.rerender ?? true });

@@ -136,8 +136,7 @@ export async function runAnalysisJob(
       ...(deps.crawlOptions?.interactionBudgetMs !== undefined
         ? { interactionBudgetMs: deps.crawlOptions.interactionBudgetMs }
         : {}),
-      onPage: (checked, total) =>
-        void progress('verifying', from + ((to - from) * checked) / total).catch(() => false),
+      onProgress: (fraction) => void progress('verifying', from + (to - from) * fraction).catch(() => false),
     });
   const firstPolicy = policyToVerify(artifact, options);
   await progress('verifying', 0);
