@@ -27,6 +27,8 @@ export interface ComposedPolicy {
   rollout: 'enforce' | 'report-only' | 'discovery';
   /** The nginx export makes a fresh nonce per response ($request_id); the others write the stored one. */
   nonceDelivery: AuditContext['nonceDelivery'];
+  /** The product's report endpoint the policy may report to (its findings are information, not issues). */
+  reportEndpoint: string | null;
 }
 
 export const ROLLOUT_HINTS: Record<ComposedPolicy['rollout'], string> = {
@@ -95,12 +97,17 @@ export function composePolicy(config: ComposeInput, reportEndpoint: string | nul
     headerName: rollout === 'enforce' ? CSP_HEADER : CSP_REPORT_ONLY_HEADER,
     rollout,
     nonceDelivery,
+    reportEndpoint,
   };
 }
 
 /** The audit context of a composed policy (see csp/audit.ts). */
 export function composedAuditContext(p: ComposedPolicy): Partial<AuditContext> {
-  return { reportOnly: p.rollout !== 'enforce', nonceDelivery: p.nonceDelivery };
+  return {
+    reportOnly: p.rollout !== 'enforce',
+    nonceDelivery: p.nonceDelivery,
+    productEndpoint: p.reportEndpoint,
+  };
 }
 
 /** The audit of what a configuration sends: the grade and findings the panel and the API show. */

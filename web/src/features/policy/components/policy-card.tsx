@@ -40,7 +40,11 @@ export function usePolicyMode(
   const audit = useMemo(
     () =>
       stored ??
-      auditPolicy(rules, { generatorFindings: effective === 'allowlist' ? (analysis.findings ?? []) : [] }),
+      auditPolicy(rules, {
+        generatorFindings: effective === 'allowlist' ? (analysis.findings ?? []) : [],
+        // A generated policy's report-uri is the product's own endpoint: the generator wrote it.
+        productEndpoint: rules['report-uri']?.[0] ?? null,
+      }),
     [stored, rules, effective, analysis.findings],
   );
   return { mode: effective, setMode, rules, audit, hasStrict: Boolean(strict) };
