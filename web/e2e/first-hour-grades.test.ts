@@ -134,7 +134,7 @@ describe('the first analysis of a clean local site', () => {
     ).text();
     expect(fromGenerator).toBe(fromAnalysis);
 
-    await t.page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    await t.page.setViewport({ width: 390, height: 844 });
     await t.page.goto(t.page.url(), { waitUntil: 'load' });
     await t.page.waitForSelector('[data-testid="policy-grade"]');
     await t.page.screenshot({ path: `${SHOTS}/analysis-390.png`, fullPage: true });

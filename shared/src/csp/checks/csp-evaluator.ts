@@ -80,6 +80,8 @@ const FIXES: Partial<Record<keyof typeof Type, string>> = {
  * csp_evaluator says an IP address source "will be ignored by browsers": they do not ignore an IPv4 address
  * (it is matched like a host name; the product's verification loads such sources), so we say what holds.
  */
+const REPORTING_DIRECTIVES = new Set(['report-uri', 'report-to']);
+
 function ipSourceDescription(directive: string, value: string | undefined): string | undefined {
   const host = value ? hostOfSource(value) : undefined;
   if (!host) return undefined;
@@ -93,7 +95,10 @@ function ipSourceDescription(directive: string, value: string | undefined): stri
       : kind === 'private'
         ? 'the private address'
         : 'the IP address';
-  return `${directive} names ${what} ${host}: browsers load from it as from a named host, but the policy then holds only while that address serves the site.`;
+  const use = REPORTING_DIRECTIVES.has(directive)
+    ? 'send reports to it as they would to a named host'
+    : 'load from it as they would from a named host';
+  return `${directive} names ${what} ${host}: browsers ${use}, but the policy then holds only while that address serves the site.`;
 }
 
 function toPolicyFinding(f: Finding): PolicyFinding {

@@ -78,6 +78,9 @@ export function judgeLocalSources(findings: PolicyFinding[], context: AuditConte
     if (!isScored(f) || !f.value || f.severity === 'info') return f;
     const kind = localKind(f.value, context.productEndpoint);
     if (!kind) return f;
-    return { ...f, severity: 'info', description: `${f.description} ${WHY[kind]}` };
+    const judged: PolicyFinding = { ...f, severity: 'info', description: `${f.description} ${WHY[kind]}` };
+    // Nothing to fix on this machine or on the product's endpoint; a private address may still need a name.
+    if (kind !== 'private') delete judged.fix;
+    return judged;
   });
 }
