@@ -138,6 +138,11 @@ describe('the first analysis of a clean local site', () => {
     await t.page.goto(t.page.url(), { waitUntil: 'load' });
     await t.page.waitForSelector('[data-testid="policy-grade"]');
     await t.page.screenshot({ path: `${SHOTS}/analysis-390.png`, fullPage: true });
+    // The findings at phone width, where the loopback notes read as information.
+    await t.page.$$eval('h3, h2, [data-slot="card-title"]', (els) =>
+      els.find((e) => e.textContent?.includes('Policy findings'))?.scrollIntoView(),
+    );
+    await t.page.screenshot({ path: `${SHOTS}/analysis-390-findings.png` });
 
     // The dashboard's Security Score is the mean of the same audits: not an F.
     await t.page.setViewport({ width: 1440, height: 900 });
