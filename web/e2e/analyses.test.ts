@@ -384,7 +384,9 @@ describe('analysis screen', () => {
 
     // csp-policy.txt and a server configuration with its warnings.
     await t.page.click('[data-testid="download-policy"]');
-    expect(await downloaded('csp-policy.txt')).toBe(`${serializePolicy(ALLOWLIST_RULES)}\n`);
+    expect(await downloaded('csp-policy.txt')).toBe(
+      `Content-Security-Policy: ${serializePolicy(ALLOWLIST_RULES)}\n`,
+    );
     await clickText(t.page, 'button', 'Nginx');
     await t.page.click('[data-testid="download-nginx"]');
     expect(await downloaded('nginx.conf')).toBe(exportPolicy('nginx', ALLOWLIST_RULES).content);

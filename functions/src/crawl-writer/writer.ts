@@ -88,6 +88,7 @@ async function complete(db: Db, logger: Logger, id: string, runId: string, resul
       strictFindings: result.strictFindings,
     },
     result.verification,
+    analysis.reportUri ?? null,
   );
   const completed = await completeAnalysis(db, id, runId, {
     cspRules: result.cspRules,

@@ -11,6 +11,7 @@ import {
   policyHeaders,
   serializePolicy,
 } from '@csp/shared/csp/serialize';
+import { serverExport } from '@csp/shared/csp/server-export';
 import { SaxesParser } from 'saxes';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -106,20 +107,25 @@ describe.skipIf(!nginx)('Nginx (add_header … always)', () => {
     await expectServed(running, rules, reportOnly);
   });
 
-  it('makes the nonce $request_id: fresh for every response, the rest byte for byte', async () => {
-    const rules = POLICIES.keywords!.rules;
-    running = await startNginx(nginx!, exportNginx(rules, { perRequestNonce: true }).content);
-    const nonces = new Set<string>();
-    for (let i = 0; i < 2; i++) {
-      const { headers } = await fetchHeaders(running.url);
-      const id = headers.get('x-request-id')?.[0] ?? '';
-      expect(id).toMatch(/^[0-9a-f]{32}$/);
-      const expected = serializePolicy(rules).replace(`'nonce-${NONCE}'`, `'nonce-${id}'`);
-      expect(headers.get('content-security-policy')).toEqual([expected]);
-      nonces.add(id);
-    }
-    expect(nonces.size).toBe(2);
-  });
+  // serverExport is what the analysis page and the rules generator both export (enforced or report-only).
+  it.each([false, true])(
+    'makes the nonce $request_id (report-only: %s): fresh for every response, the rest byte for byte',
+    async (reportOnly) => {
+      const rules = POLICIES.keywords!.rules;
+      running = await startNginx(nginx!, serverExport('nginx', rules, { reportOnly }).content);
+      const nonces = new Set<string>();
+      for (let i = 0; i < 2; i++) {
+        const { headers } = await fetchHeaders(running.url);
+        const id = headers.get('x-request-id')?.[0] ?? '';
+        expect(id).toMatch(/^[0-9a-f]{32}$/);
+        const expected = serializePolicy(rules).replace(`'nonce-${NONCE}'`, `'nonce-${id}'`);
+        expect(headers.get(headerName(reportOnly).toLowerCase())).toEqual([expected]);
+        expect(headers.has(headerName(!reportOnly).toLowerCase())).toBe(false);
+        nonces.add(id);
+      }
+      expect(nonces.size).toBe(2);
+    },
+  );
 });
 
 /** The elements of an XML document as paths (`a/b/c`) with their attributes, in order. */

@@ -98,7 +98,7 @@ export function toAnalysis(r: AnalysisRecord): Analysis {
     ...rest
   } = r;
   const shown: Analysis = { ...rest, startedAt: rest.startedAt ?? null };
-  return withAudits(shown);
+  return withAudits(shown, r.reportUri ?? null);
 }
 
 /**
@@ -120,10 +120,10 @@ export async function toAnalysesWithPositions(db: Db, records: AnalysisRecord[])
  * Analyses completed before policies were audited get their audits on read (the same function the crawler
  * runs at completion), and their Issues count from it, so badge, tile and grade agree on old ones too.
  */
-function withAudits(a: Analysis): Analysis {
+function withAudits(a: Analysis, productEndpoint: string | null): Analysis {
   if (a.status !== 'completed' || !a.cspRules || a.audit) return a;
-  const audit = auditPolicy(a.cspRules, { generatorFindings: a.findings ?? [] });
-  const strictAudit = a.strictCspRules ? auditPolicy(a.strictCspRules) : null;
+  const audit = auditPolicy(a.cspRules, { generatorFindings: a.findings ?? [], productEndpoint });
+  const strictAudit = a.strictCspRules ? auditPolicy(a.strictCspRules, { productEndpoint }) : null;
   const resourceStats = a.resourceStats ? { ...a.resourceStats, securityIssues: audit.issues } : null;
   return { ...a, audit, strictAudit, resourceStats };
 }

@@ -10,10 +10,13 @@ export function achievementsOfCompletedRun(
   strictAudit: PolicyAudit | null,
   verification: Verification,
 ): Counters {
+  // A policy with security issues (badge 'Security Issues', grade B or lower) earns no praise for being
+  // clean or verified: the achievements follow the grade.
+  const valid = audit.issues === 0;
   return {
     analyses: 1,
-    cleanPolicies: audit.findings.some((f) => f.code === 'unsafe-inline') ? 0 : 1,
-    verifiedClean: verification.pagesChecked > 0 && verification.violations === 0 ? 1 : 0,
+    cleanPolicies: valid && !audit.findings.some((f) => f.code === 'unsafe-inline') ? 1 : 0,
+    verifiedClean: valid && verification.pagesChecked > 0 && verification.violations === 0 ? 1 : 0,
     aPlus: audit.grade === 'A+' || strictAudit?.grade === 'A+' ? 1 : 0,
   };
 }

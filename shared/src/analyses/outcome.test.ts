@@ -236,6 +236,7 @@ describe('judgeRun', () => {
         strictFindings: outcome.strictFindings,
       },
       outcome.verification,
+      options.reporting.reportUri ?? null,
     );
     expect(judged).toEqual({
       audit: outcome.audit,
@@ -253,8 +254,31 @@ describe('judgeRun', () => {
         strictFindings: [],
       },
       { pagesChecked: 0, violations: 0, samples: [] },
+      null,
     );
     expect(judged.strictAudit).toBeNull();
     expect(judged.earned).toEqual({ analyses: 1, cleanPolicies: 0, verifiedClean: 0, aPlus: 0 });
+  });
+
+  it('the achievements follow the grade: a verified policy with issues earns no praise, a Valid one does', () => {
+    const verified = { pagesChecked: 6, violations: 0, samples: [] };
+    const policy = (scripts: string[]) => ({
+      rules: {
+        'default-src': ["'none'"],
+        'script-src': scripts,
+        'object-src': ["'none'"],
+        'base-uri': ["'self'"],
+      },
+      findings: [],
+      strictRules: null,
+      strictFindings: [],
+    });
+    const withIssues = judgeRun(policy(["'self'", 'http://cdn.example']), verified, null);
+    expect(withIssues.audit.issues).toBeGreaterThan(0);
+    expect(withIssues.earned).toEqual({ analyses: 1, cleanPolicies: 0, verifiedClean: 0, aPlus: 0 });
+    // The same policy made on loopback (its second origin on 127.0.0.1) is Valid, and earns both.
+    const local = judgeRun(policy(["'self'", 'http://127.0.0.1:41234']), verified, null);
+    expect(local.audit.issues).toBe(0);
+    expect(local.earned).toMatchObject({ cleanPolicies: 1, verifiedClean: 1 });
   });
 });

@@ -147,6 +147,7 @@ export function analysisOutcome(
   const judged = judgeRun(
     { rules: allowlist.rules, findings, strictRules: strict.rules, strictFindings: strict.findings },
     stored,
+    options.reporting.reportUri ?? null,
   );
   return {
     rules: allowlist.rules,
@@ -189,14 +190,17 @@ export interface RunPolicies {
 /**
  * One audit per policy, made from the policies themselves, and the achievements they earn. The crawl writer
  * calls this on what it is handed (its reading, not the crawler's word); analysisOutcome on what it made.
+ * `reportUri` is the product's own endpoint the policies report to (the analysis' record holds it).
  */
 export function judgeRun(
   policies: RunPolicies,
   verification: Verification,
+  reportUri: string | null,
 ): { audit: PolicyAudit; strictAudit: PolicyAudit | null; earned: Counters } {
-  const audit = auditPolicy(policies.rules, { generatorFindings: policies.findings });
+  const productEndpoint = reportUri;
+  const audit = auditPolicy(policies.rules, { generatorFindings: policies.findings, productEndpoint });
   const strictAudit = policies.strictRules
-    ? auditPolicy(policies.strictRules, { generatorFindings: policies.strictFindings })
+    ? auditPolicy(policies.strictRules, { generatorFindings: policies.strictFindings, productEndpoint })
     : null;
   return { audit, strictAudit, earned: achievementsOfCompletedRun(audit, strictAudit, verification) };
 }

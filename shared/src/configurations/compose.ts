@@ -6,7 +6,14 @@ import type { AuditContext } from '../csp/checks/check';
 import { NONE, SELF, sortSources } from '../csp/directives';
 import { applyNonce } from '../csp/nonce';
 import type { CspRules } from '../csp/policy';
-import { CSP_HEADER, CSP_REPORT_ONLY_HEADER, type ExportOptions, REPORTING_GROUP } from '../csp/serialize';
+import {
+  CSP_HEADER,
+  CSP_REPORT_ONLY_HEADER,
+  type ExportFormat,
+  type PolicyExport,
+  REPORTING_GROUP,
+} from '../csp/serialize';
+import { nonceIsPerRequest, serverExport } from '../csp/server-export';
 import { dictionary, ownValue } from '../maps/dictionary';
 import type { ConfigurationBody } from '../schemas/configuration';
 
@@ -27,6 +34,8 @@ export interface ComposedPolicy {
   rollout: 'enforce' | 'report-only' | 'discovery';
   /** The nginx export makes a fresh nonce per response ($request_id); the others write the stored one. */
   nonceDelivery: AuditContext['nonceDelivery'];
+  /** The product's report endpoint the policy may report to (its findings are information, not issues). */
+  reportEndpoint: string | null;
 }
 
 export const ROLLOUT_HINTS: Record<ComposedPolicy['rollout'], string> = {
@@ -69,7 +78,7 @@ export function composePolicy(config: ComposeInput, reportEndpoint: string | nul
   const nonce = metadata.includeNonce && metadata.nonce ? metadata.nonce : null;
   const nonceDelivery: ComposedPolicy['nonceDelivery'] = !nonce
     ? 'template'
-    : config.serverType === 'nginx'
+    : nonceIsPerRequest(config.serverType)
       ? 'per-request'
       : 'static';
   let rules: CspRules;
@@ -95,12 +104,17 @@ export function composePolicy(config: ComposeInput, reportEndpoint: string | nul
     headerName: rollout === 'enforce' ? CSP_HEADER : CSP_REPORT_ONLY_HEADER,
     rollout,
     nonceDelivery,
+    reportEndpoint,
   };
 }
 
 /** The audit context of a composed policy (see csp/audit.ts). */
 export function composedAuditContext(p: ComposedPolicy): Partial<AuditContext> {
-  return { reportOnly: p.rollout !== 'enforce', nonceDelivery: p.nonceDelivery };
+  return {
+    reportOnly: p.rollout !== 'enforce',
+    nonceDelivery: p.nonceDelivery,
+    productEndpoint: p.reportEndpoint,
+  };
 }
 
 /** The audit of what a configuration sends: the grade and findings the panel and the API show. */
@@ -108,10 +122,7 @@ export function auditComposed(p: ComposedPolicy): PolicyAudit {
   return auditPolicy(p.rules, composedAuditContext(p));
 }
 
-/**
- * How a composed policy is exported: under its header, and with the nonce made fresh per response where the
- * server can do it (the Nginx export only; the others write the stored nonce and warn).
- */
-export function exportOptionsOf(p: ComposedPolicy): ExportOptions {
-  return { reportOnly: p.rollout !== 'enforce', perRequestNonce: p.nonceDelivery === 'per-request' };
+/** A composed policy's export: under its header, as every place exports a policy (csp/server-export.ts). */
+export function exportComposed(format: ExportFormat, p: ComposedPolicy): PolicyExport {
+  return serverExport(format, p.rules, { reportOnly: p.rollout !== 'enforce' });
 }

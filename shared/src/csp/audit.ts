@@ -9,6 +9,7 @@ import { type AuditContext, auditContextSchema, type PolicyCheck, parsePolicy } 
 import { cspEvaluatorCheck } from './checks/csp-evaluator';
 import { frameAncestorsCheck } from './checks/frame-ancestors';
 import { generatorCheck } from './checks/generator';
+import { judgeLocalSources } from './checks/local-sources';
 import { nonceDeliveryCheck } from './checks/nonce-delivery';
 import { reportOnlyCheck } from './checks/report-only';
 import { reportingCheck } from './checks/reporting';
@@ -53,7 +54,8 @@ export function auditPolicy(
       unique.set(`${f.checker}\u0000${f.code}\u0000${f.directive}\u0000${f.value ?? ''}`, f);
     }
   }
-  const findings = [...unique.values()].sort(compareFindings);
+  // Loopback, private and own-endpoint sources do not weigh on the deployed policy: info, whatever the check.
+  const findings = judgeLocalSources([...unique.values()], ctx).sort(compareFindings);
   const score = scoreOf(findings);
   return { grade: gradeOfScore(score), score, issues: findings.filter(isIssue).length, findings };
 }

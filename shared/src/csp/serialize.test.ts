@@ -170,8 +170,15 @@ describe('server configuration exports', () => {
     expect(exportMeta({}, { reportOnly: true }).warnings.some((w) => w.includes('ignore'))).toBe(true);
   });
 
-  it('plain: the value alone in csp-policy.txt', () => {
-    expect(exportPlain(RULES)).toEqual({ filename: 'csp-policy.txt', content: `${VALUE}\n`, warnings: [] });
+  it('plain: the header in csp-policy.txt, named, so enforced and report-only stay apart', () => {
+    expect(exportPlain(RULES)).toEqual({
+      filename: 'csp-policy.txt',
+      content: `Content-Security-Policy: ${VALUE}\n`,
+      warnings: [],
+    });
+    expect(exportPlain(RULES, { reportOnly: true }).content).toBe(
+      `Content-Security-Policy-Report-Only: ${VALUE}\n`,
+    );
   });
 
   it('a generated policy that reports (report-uri + report-to) brings its Reporting-Endpoints header to every export', () => {
@@ -196,7 +203,7 @@ describe('server configuration exports', () => {
     );
     const plain = exportPlain(rules);
     expect(plain.content).toBe(
-      `default-src 'self'; report-uri ${uri}; report-to csp-endpoint\n\nReporting-Endpoints: ${endpoint}\n`,
+      `Content-Security-Policy: default-src 'self'; report-uri ${uri}; report-to csp-endpoint\n\nReporting-Endpoints: ${endpoint}\n`,
     );
     for (const format of ['apache', 'nginx', 'iis', 'plain'] as const) {
       expect(exportPolicy(format, rules).warnings).toEqual([]);

@@ -321,13 +321,15 @@ export function exportMeta(rules: CspRules, options: ExportOptions = {}): Policy
 }
 
 /**
- * csp-policy.txt: the header value alone on the first line, for pasting anywhere; when the policy reports
- * through the Reporting API, the Reporting-Endpoints header to send with it follows after a blank line.
+ * csp-policy.txt: the header on the first line, with its name, so whether the policy is enforced or
+ * report-only travels with it (`Content-Security-Policy: …` or `Content-Security-Policy-Report-Only: …`);
+ * when the policy reports through the Reporting API, the Reporting-Endpoints header to send with it
+ * follows after a blank line.
  */
 export function exportPlain(rules: CspRules, options: ExportOptions = {}): PolicyExport {
-  const { value, headers, warnings } = prepare(rules, options, ['cloudfront', 'proxy-buffer']);
-  const others = headers.slice(1).map((h) => `${h.name}: ${h.value}`);
-  const content = others.length ? `${value}\n\n${others.join('\n')}\n` : `${value}\n`;
+  const { headers, warnings } = prepare(rules, options, ['cloudfront', 'proxy-buffer']);
+  const [policy, ...rest] = headers.map((h) => `${h.name}: ${h.value}`);
+  const content = rest.length ? `${policy}\n\n${rest.join('\n')}\n` : `${policy}\n`;
   return { filename: EXPORT_FILENAMES.plain, content, warnings };
 }
 

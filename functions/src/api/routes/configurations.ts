@@ -1,8 +1,8 @@
 // Saved CSP configurations (spec sections 3 and 7): list a domain's, create, replace, delete, and export
 // the policy a configuration sends as server configuration, so a deploy pipeline can fetch it. Only the
 // owner changes one, the members of the owner's team read them; for anyone else they do not exist (404).
-import { auditComposed, composePolicy, exportOptionsOf } from '@csp/shared/configurations/compose';
-import { type ExportFormat, exportPolicy } from '@csp/shared/csp/serialize';
+import { auditComposed, composePolicy, exportComposed } from '@csp/shared/configurations/compose';
+import type { ExportFormat } from '@csp/shared/csp/serialize';
 import {
   CONFIGURATION_LIMITS,
   type Configuration,
@@ -140,7 +140,7 @@ export const configurationRoutes = new Hono<ApiEnv>()
     const { format } = c.req.valid('query');
     const composed = composePolicy(configuration, endpointOf(c, domain));
     const target = EXPORT_FORMATS[format];
-    const exported = exportPolicy(target, composed.rules, exportOptionsOf(composed));
+    const exported = exportComposed(target, composed);
     return c.body(exported.content, 200, {
       'Content-Type': EXPORT_TYPES[target],
       'Content-Disposition': `attachment; filename="${exported.filename}"`,

@@ -17,6 +17,11 @@ export const auditContextSchema = z.object({
    * same for every response).
    */
   nonceDelivery: z.enum(['template', 'per-request', 'static']).default('template'),
+  /**
+   * The product's own report endpoint (the report-uri it writes into the policy), when known: findings
+   * about it are information, as for loopback and private sources (checks/local-sources.ts).
+   */
+  productEndpoint: z.string().nullable().default(null),
 });
 export type AuditContext = z.infer<typeof auditContextSchema>;
 

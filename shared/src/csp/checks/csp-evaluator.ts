@@ -10,6 +10,7 @@ import { compareFindings, type PolicyFinding, type Severity } from '../finding';
 import type { CspRules } from '../policy';
 import { serializePolicy } from '../serialize';
 import type { PolicyCheck } from './check';
+import { hostKind, hostOfSource } from './local-sources';
 
 export const GRADE_CHECK_SETS = ['default', 'all'] as const;
 export const gradeOptionsSchema = z.object({
@@ -75,12 +76,37 @@ const FIXES: Partial<Record<keyof typeof Type, string>> = {
     "Once the site passes with it in report-only mode, add require-trusted-types-for 'script' against DOM XSS.",
 };
 
+/**
+ * csp_evaluator says an IP address source "will be ignored by browsers": they do not ignore an IPv4 address
+ * (it is matched like a host name; the product's verification loads such sources), so we say what holds.
+ */
+const REPORTING_DIRECTIVES = new Set(['report-uri', 'report-to']);
+
+function ipSourceDescription(directive: string, value: string | undefined): string | undefined {
+  const host = value ? hostOfSource(value) : undefined;
+  if (!host) return undefined;
+  if (host.startsWith('[')) {
+    return `${directive} names the IPv6 address ${host}: the CSP source grammar has no form for IPv6 addresses, so browsers may ignore it.`;
+  }
+  const kind = hostKind(host);
+  const what =
+    kind === 'loopback'
+      ? 'the loopback address'
+      : kind === 'private'
+        ? 'the private address'
+        : 'the IP address';
+  const use = REPORTING_DIRECTIVES.has(directive)
+    ? 'send reports to it as they would to a named host'
+    : 'load from it as they would from a named host';
+  return `${directive} names ${what} ${host}: browsers ${use}, but the policy then holds only while that address serves the site.`;
+}
+
 function toPolicyFinding(f: Finding): PolicyFinding {
   const code = Type[f.type] ?? String(f.type);
   const finding: PolicyFinding = {
     severity: mapEvaluatorSeverity(f.severity),
     directive: f.directive,
-    description: f.description,
+    description: (code === 'IP_SOURCE' && ipSourceDescription(f.directive, f.value)) || f.description,
     code,
     checker: 'csp_evaluator',
   };

@@ -3,10 +3,10 @@
 // the server file. Downloads of a saved, unchanged configuration come from the export API (the file a
 // deploy pipeline fetches); otherwise from the same shared functions in the browser.
 
-import { type ComposedPolicy, exportOptionsOf } from '@csp/shared/configurations/compose';
+import { type ComposedPolicy, exportComposed } from '@csp/shared/configurations/compose';
 import type { PolicyAudit } from '@csp/shared/csp/audit';
 import { isIssue } from '@csp/shared/csp/grade';
-import { exportPolicy, renderPolicy } from '@csp/shared/csp/serialize';
+import { renderPolicy } from '@csp/shared/csp/serialize';
 import type { ServerType } from '@csp/shared/schemas/configuration';
 import { Copy, Download } from 'lucide-react';
 import { useMemo } from 'react';
@@ -36,18 +36,14 @@ export function ComposedPolicyView({
   savedId: string | null;
 }) {
   const rendered = useMemo(() => renderPolicy(composed.rules), [composed.rules]);
-  const options = useMemo(() => exportOptionsOf(composed), [composed]);
-  const server = useMemo(
-    () => exportPolicy(serverType, composed.rules, options),
-    [serverType, composed, options],
-  );
+  const server = useMemo(() => exportComposed(serverType, composed), [serverType, composed]);
   const directives = Object.keys(composed.rules).length;
   const issues = audit.findings.filter(isIssue);
 
   const onCopy = () => copyPolicy(rendered.value);
 
   async function download(format: ConfigurationExportFormat) {
-    const local = exportPolicy(format === 'header' ? 'plain' : format, composed.rules, options);
+    const local = exportComposed(format === 'header' ? 'plain' : format, composed);
     try {
       const content = savedId ? await fetchConfigurationExport(savedId, format) : local.content;
       downloadText(local.filename, content);

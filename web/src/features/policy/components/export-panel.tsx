@@ -1,7 +1,8 @@
 // Server configuration for the shown policy (Apache .htaccess, Nginx nginx.conf, IIS web.config): a preview,
 // the export's warnings, and a download.
 import type { CspRules } from '@csp/shared/csp/policy';
-import { type ExportFormat, exportPolicy } from '@csp/shared/csp/serialize';
+import type { ExportFormat } from '@csp/shared/csp/serialize';
+import { serverExport } from '@csp/shared/csp/server-export';
 import { Download, Server } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -20,7 +21,10 @@ type ServerFormat = (typeof SERVER_FORMATS)[number]['format'];
 export function ExportPanel({ rules }: { rules: CspRules }) {
   const [format, setFormat] = useState<ServerFormat>('apache');
   const exports = useMemo(
-    () => Object.fromEntries(SERVER_FORMATS.map(({ format: f }) => [f, exportPolicy(f, rules)])),
+    () =>
+      Object.fromEntries(
+        SERVER_FORMATS.map(({ format: f }) => [f, serverExport(f, rules, { reportOnly: false })]),
+      ),
     [rules],
   );
   return (

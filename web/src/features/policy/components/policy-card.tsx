@@ -5,7 +5,8 @@
 // open), Copy, Download (csp-policy.txt) and server configurations.
 import { auditPolicy, type PolicyAudit } from '@csp/shared/csp/audit';
 import type { CspRules, PolicyBudget } from '@csp/shared/csp/policy';
-import { CSP_HEADER, exportPolicy, renderPolicy } from '@csp/shared/csp/serialize';
+import { CSP_HEADER, renderPolicy } from '@csp/shared/csp/serialize';
+import { serverExport } from '@csp/shared/csp/server-export';
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { CircleAlert, Copy, Download, ShieldCheck } from 'lucide-react';
 import { useMemo, useState } from 'react';
@@ -40,7 +41,11 @@ export function usePolicyMode(
   const audit = useMemo(
     () =>
       stored ??
-      auditPolicy(rules, { generatorFindings: effective === 'allowlist' ? (analysis.findings ?? []) : [] }),
+      auditPolicy(rules, {
+        generatorFindings: effective === 'allowlist' ? (analysis.findings ?? []) : [],
+        // A generated policy's report-uri is the product's own endpoint: the generator wrote it.
+        productEndpoint: rules['report-uri']?.[0] ?? null,
+      }),
     [stored, rules, effective, analysis.findings],
   );
   return { mode: effective, setMode, rules, audit, hasStrict: Boolean(strict) };
@@ -79,7 +84,8 @@ export function PolicyCard({
   const onCopy = () => copyPolicy(rendered.value);
 
   function onDownload() {
-    const plain = exportPolicy('plain', rules);
+    // The analysis' policy is the one to enforce: the file names Content-Security-Policy, as the preview does.
+    const plain = serverExport('plain', rules, { reportOnly: false });
     downloadText(plain.filename, plain.content);
   }
 
