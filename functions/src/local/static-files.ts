@@ -23,13 +23,19 @@ const TYPES: Record<string, string> = {
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.webmanifest']);
 
 /** Gzipped bodies by file, kept while the file is unchanged (a rebuild of web/dist replaces them). */
-type GzipCache = Map<string, { version: string; body: Buffer }>;
+type GzipCache = Map<string, { version: string; body: Uint8Array<ArrayBuffer> }>;
 
 function acceptsGzip(c: Context): boolean {
   return /\bgzip\b(?!\s*;\s*q=0(?:\.0*)?(?![.\d]))/.test(c.req.header('accept-encoding') ?? '');
 }
 
-function encoded(c: Context, cache: GzipCache, file: string, version: string, body: Buffer) {
+function encoded(
+  c: Context,
+  cache: GzipCache,
+  file: string,
+  version: string,
+  body: Uint8Array<ArrayBuffer>,
+): { body: Uint8Array<ArrayBuffer>; headers: Record<string, string> } {
   if (!COMPRESSIBLE.has(extname(file)) || !acceptsGzip(c)) {
     return { body, headers: { Vary: 'Accept-Encoding' } };
   }
