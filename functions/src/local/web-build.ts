@@ -13,6 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as z from 'zod';
 
 export const STAMP_FILE = 'web/.dist-sources.json';
@@ -88,8 +89,9 @@ export function buildReason(root: string, env: NodeJS.ProcessEnv = process.env):
   const dist = distFingerprint(root);
   if (!dist) return 'no build yet';
   if (!stamp || stamp.dist !== dist) return 'web/dist was not built by this step';
-  if (stamp.sources !== sourcesHash(root, stamp.sharedFiles, env))
+  if (stamp.sources !== sourcesHash(root, stamp.sharedFiles, env)) {
     return 'sources changed since the last build';
+  }
   return null;
 }
 
@@ -153,7 +155,7 @@ export async function ensureWebBuild(opts: WebBuildOptions): Promise<{ built: bo
   return { built: true, ms };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   ensureWebBuild({
     root: resolve(import.meta.dirname, '../../..'),
     log: (line) => process.stdout.write(`${line}\n`),
