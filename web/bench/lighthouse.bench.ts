@@ -102,6 +102,16 @@ function networkItems(lhr: Result): NetworkItem[] {
   return details?.items ?? [];
 }
 
+interface DetailItem {
+  node?: { snippet?: string; explanation?: string };
+  description?: string;
+  url?: string;
+}
+
+const describeItem = (item: DetailItem) =>
+  (item.node ? `${item.node.snippet ?? ''} ${item.node.explanation?.split('\n')[0] ?? ''}` : '') ||
+  `${item.description ?? ''} ${item.url ?? ''}`.trim();
+
 const isLoopback = (url: string) => {
   const { protocol, hostname } = new URL(url);
   if (protocol === 'data:' || protocol === 'blob:') return true;
@@ -188,6 +198,15 @@ try {
     for (const c of CATEGORIES) {
       const lost = lostPoints(lhr, c);
       if (lost.length > 0) console.log(`           ${c}: ${lost.slice(0, 6).join('; ')}`);
+    }
+    // Where a failed accessibility or best-practices audit points (an element, a console message).
+    for (const c of ['accessibility', 'best-practices'] as const) {
+      for (const ref of lhr.categories[c]!.auditRefs) {
+        const audit = lhr.audits[ref.id]!;
+        if (ref.weight === 0 || audit.score === null || audit.score >= 1) continue;
+        const items = (audit.details as { items?: DetailItem[] } | undefined)?.items ?? [];
+        for (const item of items.slice(0, 3)) console.log(`           ${audit.id}: ${describeItem(item)}`);
+      }
     }
     // The unscored performance audits that explain the metrics (what to change to gain them back).
     const hints = lhr.categories
