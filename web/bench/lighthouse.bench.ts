@@ -103,14 +103,15 @@ function networkItems(lhr: Result): NetworkItem[] {
 }
 
 interface DetailItem {
-  node?: { snippet?: string; explanation?: string };
+  node?: { snippet?: string; nodeLabel?: string; explanation?: string };
   description?: string;
   url?: string;
 }
 
 const describeItem = (item: DetailItem) =>
-  (item.node ? `${item.node.snippet ?? ''} ${item.node.explanation?.split('\n')[0] ?? ''}` : '') ||
-  `${item.description ?? ''} ${item.url ?? ''}`.trim();
+  item.node
+    ? `"${item.node.nodeLabel ?? ''}" ${item.node.snippet ?? ''}: ${(item.node.explanation ?? '').replace(/^Fix any of the following:\s*/, '').replace(/\s+/g, ' ')}`
+    : `${item.description ?? ''} ${item.url ?? ''}`.trim();
 
 const isLoopback = (url: string) => {
   const { protocol, hostname } = new URL(url);
