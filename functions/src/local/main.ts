@@ -1,13 +1,24 @@
 // `npm start`: the whole product on http://localhost:PORT, with DynamoDB Local holding the data in DATA_DIR.
+// With --build-web (as `npm start` runs it), the web app is built first when its sources changed, while
+// DynamoDB Local starts beside it; without it (tests that start this entry), web/dist is served as it is.
+import { resolve } from 'node:path';
 import { createBlobStore } from '../blobs';
 import { createCrawlHandler } from '../crawler/handler';
 import { startLocalServer } from './server';
+import { ensureWebBuild } from './web-build';
 
 // Lambda runs Node 22; locally Node 20 is supported, so the SDK's notice about Node 22 is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
 async function main() {
-  const started = Date.now();
+  const webBuild = process.argv.includes('--build-web')
+    ? ensureWebBuild({ root: resolve(import.meta.dirname, '../../..'), log: say })
+    : Promise.resolve();
+  // A failed build must not leave the server (and DynamoDB Local) running: it is awaited after the start.
+  webBuild.catch(() => {});
+  say('Starting the API and its database...');
   const server = await startLocalServer({
     host: process.env.HOST ?? '127.0.0.1',
     crawlHandler: (deps, local) =>
@@ -20,10 +31,15 @@ async function main() {
         allowPrivateTargets: deps.config.ALLOW_PRIVATE_TARGETS,
       }),
   });
+  try {
+    await webBuild;
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
   const url = server.url.replace('127.0.0.1', 'localhost');
-  process.stdout.write(
-    `\nCSP Generator is running on ${url} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
-  );
+  // From the process's start (node itself, TypeScript loading, the build and DynamoDB Local included).
+  process.stdout.write(`\nCSP Generator is running on ${url} (ready in ${process.uptime().toFixed(1)} s)\n`);
   process.stdout.write('Press Ctrl-C to stop.\n\n');
   let stopping = false;
   const stop = async (signal: string) => {
