@@ -1,5 +1,7 @@
 // How each suggestion class reads on screen, wherever a report suggestion is shown (the reports panel and
-// the configuration's suggestions): one label and one badge style per class.
+// the configuration's suggestions): one label and one badge style per class. Inline code the crawl never
+// saw is red for scripts (injected script runs with the page's rights) and amber for styles (a style
+// attribute or element cannot run code: usually a widget's or an extension's).
 import type { SuggestionClass } from '@csp/shared/schemas/report';
 import { Badge, type BadgeVariant } from '@/components/ui/badge';
 
@@ -10,7 +12,23 @@ const SUGGESTION_CLASS_LABELS: Record<SuggestionClass, { label: string; badge: B
   'suspicious-inline': { label: 'Suspicious inline', badge: 'destructive' },
 };
 
-export function SuggestionClassBadge({ suggestionClass }: { suggestionClass: SuggestionClass }) {
-  const { label, badge } = SUGGESTION_CLASS_LABELS[suggestionClass];
-  return <Badge variant={badge}>{label}</Badge>;
+const UNKNOWN_INLINE_STYLE = { label: 'Unknown inline style', badge: 'warning' } as const;
+
+export function SuggestionClassBadge({
+  suggestionClass,
+  directive,
+}: {
+  suggestionClass: SuggestionClass;
+  /** The suggestion's directive: inline styles (style-src, style-src-attr...) wear a milder badge. */
+  directive: string;
+}) {
+  const { label, badge } =
+    suggestionClass === 'suspicious-inline' && directive.startsWith('style-src')
+      ? UNKNOWN_INLINE_STYLE
+      : SUGGESTION_CLASS_LABELS[suggestionClass];
+  return (
+    <Badge variant={badge} data-class={suggestionClass}>
+      {label}
+    </Badge>
+  );
 }
