@@ -88,7 +88,8 @@ export function DeploymentOptions({
         hint={
           reportEndpoint ? (
             <>
-              Browsers report violations to <span className="font-mono break-all">{reportEndpoint}</span>
+              Browsers report violations to{' '}
+              <span className="font-mono [overflow-wrap:anywhere]">{reportEndpoint}</span>
             </>
           ) : (
             'Browsers report violations to this product.'
@@ -112,7 +113,7 @@ export function DeploymentOptions({
             export does that with $request_id.
             {state.includeNonce ? (
               <span
-                className="mt-1 block font-mono text-[11px] break-all text-foreground"
+                className="mt-1 block font-mono text-[11px] [overflow-wrap:anywhere] text-foreground"
                 data-testid="nonce-value"
               >
                 {state.nonce}
