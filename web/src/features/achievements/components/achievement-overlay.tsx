@@ -7,10 +7,12 @@
 // takes a click meant for the page: it waits until the page is at rest (nothing loading, no input for a
 // moment), the card takes clicks only once it has faded in, and the backdrop takes none: a click on the page
 // around the card reaches the page (and dismisses the overlay).
+import { useQueryClient } from '@tanstack/react-query';
 import { X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/class-names';
+import { userQueryKey } from '@/lib/query-keys';
 import { useAchievements } from '../api/get-achievements';
 import { useMarkSeen } from '../api/mark-seen';
 import { useQuietMoment } from '../hooks/use-quiet-moment';
@@ -25,8 +27,12 @@ const COLORS = ['bg-indigo-400', 'bg-amber-400', 'bg-emerald-400', 'bg-rose-400'
 
 /** `signedIn`: the frame's user is known (the unlocks are read only then). */
 export function AchievementOverlay({ signedIn }: { signedIn: boolean }) {
-  const achievements = useAchievements({ enabled: signedIn }).data ?? [];
-  useUnlockRefresh(signedIn);
+  // Logout clears the cache before the screen goes: a render in between (this component follows the
+  // page's requests) must not read the unlocks of a user who is no longer signed in.
+  const queryClient = useQueryClient();
+  const known = signedIn && Boolean(queryClient.getQueryData(userQueryKey));
+  const achievements = useAchievements({ enabled: known }).data ?? [];
+  useUnlockRefresh(known);
   const markSeen = useMarkSeen();
   // Oldest unseen first, one at a time; hidden at once, before the server's list says it was seen.
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(() => new Set());
