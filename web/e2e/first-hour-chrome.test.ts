@@ -116,12 +116,12 @@ describe('on a 360 px phone', () => {
       const overflowing: string[] = [];
       for (const screen of screens) {
         await t.page.goto(`${t.server.url}${screen.path}`, { waitUntil: 'load' });
-        await t.page.waitForSelector('main');
+        await t.page.waitForSelector('h1');
         await settle(t.page);
         const { scrollWidth, innerWidth, culprits } = await t.page.evaluate(() => {
           const width = window.innerWidth;
           // The widest elements past the right edge, to say what overflows.
-          const culprits = [...document.querySelectorAll<HTMLElement>('main *')]
+          const culprits = [...document.querySelectorAll<HTMLElement>('body *')]
             .filter((el) => el.getBoundingClientRect().right > width + 0.5)
             .slice(0, 3)
             .map((el) => `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 120));
@@ -134,7 +134,27 @@ describe('on a 360 px phone', () => {
         if (scrollWidth > innerWidth) {
           overflowing.push(`${screen.name}: ${scrollWidth} > ${innerWidth} (${culprits.join(' | ')})`);
         }
+        // Nothing sticks out of a headline tile (the Achievements tile's icon did).
+        const outOfTiles = await t.page.$$eval(
+          '[data-testid="stat-card"], [data-testid="stat-tile"]',
+          (tiles) =>
+            tiles.flatMap((tile) => {
+              const edge = tile.getBoundingClientRect().right;
+              return [...tile.querySelectorAll('*')]
+                .filter((el) => el.getBoundingClientRect().right > edge + 0.5)
+                .map(() => tile.textContent?.slice(0, 30) ?? '');
+            }),
+        );
+        if (outOfTiles.length > 0)
+          overflowing.push(`${screen.name}: out of tiles: ${outOfTiles.join(' | ')}`);
       }
+      // The rules generator's deployment mode stays on one row.
+      await t.page.goto(`${t.server.url}/domains/${domainId}`, { waitUntil: 'load' });
+      await t.page.waitForSelector('[data-testid="deployment-options"] fieldset label');
+      const rows = await t.page.$eval('[data-testid="deployment-options"] fieldset', (f) => [
+        ...new Set([...f.querySelectorAll('label')].map((l) => Math.round(l.getBoundingClientRect().top))),
+      ]);
+      expect(rows).toHaveLength(1);
       expect(overflowing).toEqual([]);
     } finally {
       await t.page.setViewport({ width: 1280, height: 800 });

@@ -93,7 +93,7 @@ export function AchievementOverlay({ signedIn }: { signedIn: boolean }) {
       className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center p-4 opacity-100 transition-opacity duration-250 ease-out starting:opacity-0 motion-reduce:transition-none"
       role="dialog"
       aria-labelledby="achievement-overlay-title"
-      // The page (and its tests) meet the overlay once it takes clicks.
+      // The page (and its tests) meet the overlay and its Continue once they take clicks.
       data-testid={interactive ? 'achievement-overlay' : undefined}
       data-state={interactive ? 'open' : 'opening'}
     >
@@ -142,7 +142,11 @@ export function AchievementOverlay({ signedIn }: { signedIn: boolean }) {
           <RarityBadge rarity={shown.rarity} />
           <span className="text-sm font-semibold text-emerald-600">+{shown.points} points</span>
         </div>
-        <Button onClick={dismiss} className="mt-2 w-full" data-testid="achievement-continue">
+        <Button
+          onClick={dismiss}
+          className="mt-2 w-full"
+          data-testid={interactive ? 'achievement-continue' : undefined}
+        >
           Continue
         </Button>
       </div>

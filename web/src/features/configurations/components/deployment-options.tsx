@@ -10,7 +10,7 @@ type Rollout = ComposedPolicy['rollout'];
 
 const ROLLOUTS: ReadonlyArray<{ value: Rollout; label: string }> = [
   { value: 'enforce', label: 'Enforce' },
-  { value: 'report-only', label: 'This policy, report-only' },
+  { value: 'report-only', label: 'Report-only' },
   { value: 'discovery', label: 'Discovery' },
 ];
 
@@ -67,7 +67,7 @@ export function DeploymentOptions({
             onChange({ reportOnlyMode: v === 'discovery', reportOnlyPolicy: v === 'report-only' })
           }
           options={ROLLOUTS}
-          className="h-auto flex-wrap self-start"
+          className="self-start"
         />
         <p className="text-xs text-muted-foreground" data-testid="rollout-hint">
           {ROLLOUT_HINTS[rollout]}
