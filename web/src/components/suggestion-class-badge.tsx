@@ -1,18 +1,7 @@
-// How each suggestion class reads on screen, wherever a report suggestion is shown (the reports panel and
-// the configuration's suggestions): one label and one badge style per class. Inline code the crawl never
-// saw is red for scripts (injected script runs with the page's rights) and amber for styles (a style
-// attribute or element cannot run code: usually a widget's or an extension's).
+// A report suggestion's class as a badge (its words and style: suggestion-class-label.ts).
 import type { SuggestionClass } from '@csp/shared/schemas/report';
-import { Badge, type BadgeVariant } from '@/components/ui/badge';
-
-const SUGGESTION_CLASS_LABELS: Record<SuggestionClass, { label: string; badge: BadgeVariant }> = {
-  expected: { label: 'Expected', badge: 'secondary' },
-  'new-first-party': { label: 'New first-party', badge: 'success' },
-  'new-third-party': { label: 'New third party', badge: 'warning' },
-  'suspicious-inline': { label: 'Suspicious inline', badge: 'destructive' },
-};
-
-const UNKNOWN_INLINE_STYLE = { label: 'Unknown inline style', badge: 'warning' } as const;
+import { Badge } from '@/components/ui/badge';
+import { suggestionBadgeOf } from './suggestion-class-label';
 
 export function SuggestionClassBadge({
   suggestionClass,
@@ -22,10 +11,7 @@ export function SuggestionClassBadge({
   /** The suggestion's directive: inline styles (style-src, style-src-attr...) wear a milder badge. */
   directive: string;
 }) {
-  const { label, badge } =
-    suggestionClass === 'suspicious-inline' && directive.startsWith('style-src')
-      ? UNKNOWN_INLINE_STYLE
-      : SUGGESTION_CLASS_LABELS[suggestionClass];
+  const { label, badge } = suggestionBadgeOf(suggestionClass, directive);
   return (
     <Badge variant={badge} data-class={suggestionClass}>
       {label}
