@@ -434,7 +434,7 @@ describe('analysis screen', () => {
       'Pages found',
       '30',
       '55%',
-      'In progress',
+      'Completed Not yet',
     ]) {
       expect(all).toContain(expected);
     }
@@ -480,7 +480,7 @@ describe('standalone generator', () => {
     await clickText(t.page, 'a', 'CSP Analyzer');
     await waitForPath(t.page, '/csp-generator');
     await t.page.waitForSelector('form[aria-label="Analyze website"]');
-    expect(await t.page.$eval('h1', (h) => h.textContent)).toBe('Content Security Policy Analyzer');
+    expect(await t.page.$eval('h1', (h) => h.textContent)).toBe('CSP Analyzer');
     expect(await text()).toContain('automatically discovers the sitemap');
 
     await clickText(t.page, 'button', 'Analyze');

@@ -234,7 +234,7 @@ describe('CSP rules generator panel', () => {
     await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
     await t.page.waitForSelector('[data-testid="rules-generator"] [data-testid="composed-policy"]');
 
-    await clickText(t.page, 'label', 'This policy, report-only');
+    await clickText(t.page, 'label', 'Report-only');
     await t.page.waitForFunction(
       () =>
         document.querySelector('[data-testid="config-header-name"]')?.textContent ===

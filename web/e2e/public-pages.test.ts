@@ -129,13 +129,14 @@ describe('visitor screens', () => {
     },
   );
 
-  it("shows '404 Page Not Found' with a developer hint for an unknown path", async () => {
+  it("shows '404 Page Not Found' with a plain explanation and a way home for an unknown path", async () => {
     await t.page.goto(`${t.server.url}/no/such/page`, { waitUntil: 'load' });
     await t.page.waitForSelector('h1');
     expect(await t.page.$eval('h1', (h) => h.textContent)).toBe('404 Page Not Found');
     const text = await visibleText(t.page);
-    expect(text).toContain('Did you forget to add the page to the router?');
-    expect(text).toContain('/no/such/page');
+    expect(text).not.toContain('router');
+    expect(text).toContain('There is no page at /no/such/page');
+    expect(text).toContain('Back to home');
   });
 
   it('lays the landing page out without horizontal scrolling on a phone', async () => {

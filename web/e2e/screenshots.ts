@@ -137,7 +137,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 400)); // past the fade-in
     await shot('dashboard-tooltip', vp.name, false);
     await page.mouse.move(0, 0);
-    const toggle = await page.$('button[aria-expanded]');
+    const toggle = await page.$('main button[aria-expanded]');
     if (toggle) {
       await toggle.click();
       await shot('dashboard-achievements', vp.name);

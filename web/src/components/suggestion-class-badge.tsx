@@ -1,16 +1,20 @@
-// How each suggestion class reads on screen, wherever a report suggestion is shown (the reports panel and
-// the configuration's suggestions): one label and one badge style per class.
+// A report suggestion's class as a badge (its words and style: suggestion-class-label.ts).
 import type { SuggestionClass } from '@csp/shared/schemas/report';
-import { Badge, type BadgeVariant } from '@/components/ui/badge';
+import { Badge } from '@/components/ui/badge';
+import { suggestionBadgeOf } from './suggestion-class-label';
 
-const SUGGESTION_CLASS_LABELS: Record<SuggestionClass, { label: string; badge: BadgeVariant }> = {
-  expected: { label: 'Expected', badge: 'secondary' },
-  'new-first-party': { label: 'New first-party', badge: 'success' },
-  'new-third-party': { label: 'New third party', badge: 'warning' },
-  'suspicious-inline': { label: 'Suspicious inline', badge: 'destructive' },
-};
-
-export function SuggestionClassBadge({ suggestionClass }: { suggestionClass: SuggestionClass }) {
-  const { label, badge } = SUGGESTION_CLASS_LABELS[suggestionClass];
-  return <Badge variant={badge}>{label}</Badge>;
+export function SuggestionClassBadge({
+  suggestionClass,
+  directive,
+}: {
+  suggestionClass: SuggestionClass;
+  /** The suggestion's directive: inline styles (style-src, style-src-attr...) wear a milder badge. */
+  directive: string;
+}) {
+  const { label, badge } = suggestionBadgeOf(suggestionClass, directive);
+  return (
+    <Badge variant={badge} data-class={suggestionClass}>
+      {label}
+    </Badge>
+  );
 }

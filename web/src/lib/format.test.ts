@@ -4,6 +4,8 @@ import { durationBetween, formatDuration } from './format';
 describe('formatDuration', () => {
   it('reads as seconds, minutes and hours', () => {
     expect(formatDuration(0)).toBe('0s');
+    expect(formatDuration(350)).toBe('under 1s');
+    expect(formatDuration(600)).toBe('1s');
     expect(formatDuration(45_400)).toBe('45s');
     expect(formatDuration(134_000)).toBe('2m 14s');
     expect(formatDuration(3_780_000)).toBe('1h 3m');

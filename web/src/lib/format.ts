@@ -38,10 +38,14 @@ export function hostOf(url: string): string {
   }
 }
 
-/** A duration as people read it: '45s', '2m 14s', '1h 3m'; null for a negative or unknown span. */
+/**
+ * A duration as people read it: '45s', '2m 14s', '1h 3m', and 'under 1s' for a moment that took some time
+ * (never '0s' for work that was done); null for a negative or unknown span.
+ */
 export function formatDuration(ms: number): string | null {
   if (!Number.isFinite(ms) || ms < 0) return null;
   const seconds = Math.round(ms / 1000);
+  if (seconds === 0 && ms > 0) return 'under 1s';
   if (seconds < 60) return `${seconds}s`;
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes}m ${seconds % 60}s`;

@@ -19,7 +19,9 @@ export const reportingCheck: PolicyCheck = (policy) => {
         code: 'missing-report-uri',
         description:
           'No report-uri: browsers do not tell you what the policy blocks, so breakage and attacks go unnoticed.',
-        fix: 'Turn on "Include report-uri" (or add report-uri with your endpoint).',
+        // Read on the CSP Analyzer's results too, where there is no report-uri switch: the fix names the
+        // directive, and where the switch is.
+        fix: "Add report-uri with an endpoint that collects the reports (a domain's rules generator adds its own: 'Include report-uri').",
       }),
     );
   } else if (!uri) {

@@ -132,9 +132,9 @@ export function AnalysisDetailRoute() {
           </dd>
         </div>
         <div className="flex items-center gap-2">
-          <dt className="text-muted-foreground">Completed</dt>
+          <dt className="text-muted-foreground">{analysis.status === 'failed' ? 'Ended' : 'Completed'}</dt>
           <dd className="font-medium text-foreground">
-            {formatDateTime(analysis.completedAt, isPolledStatus(analysis.status) ? 'In progress' : '—')}
+            {formatDateTime(analysis.completedAt, isPolledStatus(analysis.status) ? 'Not yet' : '—')}
           </dd>
         </div>
         {duration ? (

@@ -1,4 +1,5 @@
-// /csp-generator (spec "Standalone CSP generator"): analyze any website without registering a domain.
+// /csp-generator (spec "Standalone CSP generator"), named "CSP Analyzer" wherever it shows: analyze any
+// website without registering a domain.
 // The analysis being shown is in the query string (?analysis=id), so a reload or a shared link shows it
 // again; 'Start New Analysis' clears it and returns to the form.
 import type { Analysis } from '@csp/shared/schemas/analysis';
@@ -53,8 +54,8 @@ export function CspGeneratorRoute() {
     <>
       <BackLink />
       <PageHeader
-        title="Content Security Policy Analyzer"
-        description="Crawl any website with a real browser and get a Content Security Policy built from what its pages load and run."
+        title="CSP Analyzer"
+        description="Analyze any website's Content Security Policy: crawl it with a real browser and get a policy built from what its pages load and run."
       />
 
       <WebsiteAnalyzeForm key={formKey} onStarted={(id) => setParams({ analysis: id })} />

@@ -13,7 +13,6 @@ import { StatTile } from '@/components/ui/stat-tile';
 import { useAchievementProgress } from '@/features/achievements/api/get-achievement-progress';
 import { useAchievementStats } from '@/features/achievements/api/get-achievement-stats';
 import { useAchievements } from '@/features/achievements/api/get-achievements';
-import { AchievementOverlay } from '@/features/achievements/components/achievement-overlay';
 import { AchievementsCard } from '@/features/achievements/components/achievements-card';
 import { useAnalyses } from '@/features/analyses/api/get-analyses';
 import { RecentActivityCard } from '@/features/analyses/components/recent-activity-card';
@@ -96,7 +95,7 @@ export function DashboardRoute() {
           value={analyses.error ? '—' : formatCount(analysisList.length)}
           hint="Crawls run so far"
           tone="blue"
-          tooltip="Every analysis you started, for your domains and on the standalone generator, whatever its state."
+          tooltip="Every analysis you started, for your domains and with the CSP Analyzer, whatever its state."
         />
         <StatTile
           testId="stat-card"
@@ -163,7 +162,6 @@ export function DashboardRoute() {
         progress={progress.data ?? []}
         error={achievements.error}
       />
-      <AchievementOverlay achievements={achievementList} />
     </>
   );
 }

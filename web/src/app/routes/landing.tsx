@@ -103,7 +103,7 @@ export function LandingRoute() {
             {FEATURES.map(({ icon: Icon, title, text }) => (
               <article
                 key={title}
-                className="flex flex-col gap-4 rounded-xl border border-border bg-card p-6 shadow-sm transition-shadow hover:shadow-md"
+                className="flex flex-col gap-4 rounded-xl border border-border bg-card p-6 shadow-sm"
               >
                 <span className="flex size-11 items-center justify-center rounded-lg bg-primary-soft text-primary ring-1 ring-primary/10">
                   <Icon className="size-5" aria-hidden="true" />

@@ -1,20 +1,28 @@
-// The frame of every signed-in screen: the protected-route rule, then the top bar and the page.
+// The frame of every signed-in screen: the protected-route rule, then the top bar with the user menu, the
+// page, and the achievement overlay (an unlock shows on the screen where it was earned).
 import type { ReactNode } from 'react';
 import { Outlet } from 'react-router-dom';
 import { AppLayout } from '@/components/layouts/app-layout';
+import { AchievementOverlay } from '@/features/achievements/components/achievement-overlay';
 import { useUser } from '@/features/auth/api/get-user';
 import { ProtectedRoute } from '@/features/auth/components/protected-route';
-import { UserChip } from '@/features/auth/components/user-menu';
+import { UserMenu } from '@/features/auth/components/user-menu';
 
-function Frame({ children }: { children: ReactNode }) {
+/** The top bar, the page and the overlay, for a signed-in user (also the 404 page's frame when signed in). */
+export function SignedInFrame({ children }: { children: ReactNode }) {
   const user = useUser().data;
-  return <AppLayout aside={user ? <UserChip user={user} /> : null}>{children}</AppLayout>;
+  return (
+    <AppLayout aside={user ? <UserMenu user={user} /> : null}>
+      {children}
+      <AchievementOverlay signedIn={Boolean(user)} />
+    </AppLayout>
+  );
 }
 
 export function SignedInLayout({ children }: { children?: ReactNode }) {
   return (
     <ProtectedRoute>
-      <Frame>{children ?? <Outlet />}</Frame>
+      <SignedInFrame>{children ?? <Outlet />}</SignedInFrame>
     </ProtectedRoute>
   );
 }

@@ -74,7 +74,9 @@ export function DirectiveCard({
             <Icon className="size-4" />
           </span>
           <span className="flex min-w-0 flex-1 flex-col">
-            <span className="font-mono text-sm font-medium break-all text-foreground">{directive}</span>
+            <span className="font-mono text-sm font-medium [overflow-wrap:anywhere] text-foreground">
+              {directive}
+            </span>
             <span className="truncate text-xs text-muted-foreground">{governs}</span>
           </span>
           {risky.length > 0 ? (
@@ -119,7 +121,7 @@ export function DirectiveCard({
                   >
                     <code
                       className={cn(
-                        'min-w-0 flex-[1_1_13rem] font-mono text-[13px] break-all',
+                        'min-w-0 flex-[1_1_13rem] font-mono text-[13px] [overflow-wrap:anywhere]',
                         isRisky ? 'text-amber-900' : 'text-foreground',
                         isIgnored && 'text-muted-foreground',
                       )}

@@ -26,6 +26,7 @@ export function DropdownMenu({
   disabled,
   testId,
   className,
+  triggerClassName,
 }: {
   /** The button's content (an icon, say). */
   trigger: ReactNode;
@@ -35,7 +36,10 @@ export function DropdownMenu({
   children: ReactNode;
   disabled?: boolean;
   testId?: string;
+  /** The menu's classes (its width, say). */
   className?: string;
+  /** The button's classes, in place of an icon button's (for a trigger with text, say). */
+  triggerClassName?: string;
 }) {
   const id = useId();
   const button = useRef<HTMLButtonElement>(null);
@@ -102,7 +106,7 @@ export function DropdownMenu({
       <button
         ref={button}
         type="button"
-        className={buttonVariants({ variant: 'ghost', size: 'icon' })}
+        className={triggerClassName ?? buttonVariants({ variant: 'ghost', size: 'icon' })}
         aria-label={label}
         aria-haspopup="menu"
         aria-expanded={open}

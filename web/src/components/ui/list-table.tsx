@@ -3,6 +3,7 @@
 import { ChevronRight } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { cn } from '@/lib/class-names';
 
 export function ListTable({
   head,
@@ -60,13 +61,22 @@ export function HeaderCells({ columns }: { columns: readonly Column[] }) {
   );
 }
 
+/**
+ * Makes a link cover its whole row, so a row that lights up under the mouse opens when clicked anywhere:
+ * put it on the row's main link, and `relative` on the row (`<tr>`).
+ */
+export const ROW_LINK_STRETCH = 'after:absolute after:inset-0';
+
 /** An icon-only link to a row's screen; `label` is its accessible name. */
-export function RowChevronLink({ to, label }: { to: string; label: string }) {
+export function RowChevronLink({ to, label, className }: { to: string; label: string; className?: string }) {
   return (
     <Link
       to={to}
       aria-label={label}
-      className="inline-flex size-8 items-center justify-center rounded-md text-slate-400 transition-colors hover:bg-slate-100 hover:text-foreground"
+      className={cn(
+        'inline-flex size-8 items-center justify-center rounded-md text-slate-400 transition-colors hover:bg-slate-100 hover:text-foreground',
+        className,
+      )}
     >
       <ChevronRight className="size-4" aria-hidden="true" />
     </Link>

@@ -59,23 +59,24 @@ export function StatTile({
   return (
     <Card
       className={cn(
-        'relative flex flex-col gap-3 p-4 sm:p-5',
+        '@container relative flex flex-col gap-3 p-4 sm:p-5',
         href && 'transition-colors hover:border-ring',
         className,
       )}
       data-testid={testId}
     >
       <div className="flex items-start justify-between gap-2">
-        <span className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
+        <span className="flex min-w-0 items-center gap-1.5 text-sm font-medium text-muted-foreground">
           {label}
           {/* Above the tile's link, which covers the whole tile. */}
           <span className="relative z-10 flex">
             <InfoTip label={label} content={tooltip} />
           </span>
         </span>
+        {/* Decoration: a tile too narrow for its label and the icon (two to a row on a phone) drops it. */}
         <span
           className={cn(
-            'relative flex size-8 shrink-0 items-center justify-center rounded-lg ring-1',
+            'relative hidden size-8 shrink-0 items-center justify-center rounded-lg ring-1 @min-[10.5rem]:flex',
             TONES[tone],
           )}
           aria-hidden="true"

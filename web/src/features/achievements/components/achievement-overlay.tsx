@@ -1,25 +1,49 @@
-// The achievement overlay (spec section 2): for an unlock not shown yet, a full-screen modal with 20
+// The achievement overlay (spec section 2): for an unlock not shown yet, a full-screen layer with 20
 // confetti dots, 'Achievement Unlocked!', the icon, title and description, the rarity badge, '+N points' and
 // 'Continue'. The backdrop, the close icon and Continue dismiss it; it dismisses itself after 8 s. Shown
 // once per unlock: dismissing marks it seen on the server.
+//
+// It lives in the frame of every signed-in screen, so an unlock shows where it was earned, and it never
+// takes a click meant for the page: it waits until the page is at rest (nothing loading, no input for a
+// moment), the card takes clicks only once it has faded in, and the backdrop takes none: a click on the page
+// around the card reaches the page (and dismisses the overlay).
+import { useQueryClient } from '@tanstack/react-query';
 import { X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/class-names';
+import { userQueryKey } from '@/lib/query-keys';
+import { useAchievements } from '../api/get-achievements';
 import { useMarkSeen } from '../api/mark-seen';
-import type { Achievement } from '../api/types';
+import { useQuietMoment } from '../hooks/use-quiet-moment';
+import { useUnlockRefresh } from '../hooks/use-unlock-refresh';
 import { AchievementIcon, RarityBadge } from './achievements-card';
 
 export const OVERLAY_AUTO_DISMISS_MS = 8000;
 export const CONFETTI_DOTS = 20;
+/** The fade-in; the card takes clicks only after it. */
+export const OVERLAY_FADE_MS = 250;
 const COLORS = ['bg-indigo-400', 'bg-amber-400', 'bg-emerald-400', 'bg-rose-400', 'bg-sky-400'];
 
-export function AchievementOverlay({ achievements }: { achievements: Achievement[] }) {
+/** `signedIn`: the frame's user is known (the unlocks are read only then). */
+export function AchievementOverlay({ signedIn }: { signedIn: boolean }) {
+  // Logout clears the cache before the screen goes: a render in between (this component follows the
+  // page's requests) must not read the unlocks of a user who is no longer signed in.
+  const queryClient = useQueryClient();
+  const known = signedIn && Boolean(queryClient.getQueryData(userQueryKey));
+  const achievements = useAchievements({ enabled: known }).data ?? [];
+  useUnlockRefresh(known);
   const markSeen = useMarkSeen();
-  // Oldest unseen first, one at a time.
-  const next = [...achievements].reverse().find((a) => a.seen === false);
-  // Hidden at once, before the server's list says it was seen.
+  // Oldest unseen first, one at a time; hidden at once, before the server's list says it was seen.
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(() => new Set());
-  const shown = next && !dismissed.has(next.type) ? next : undefined;
+  const next = [...achievements].reverse().find((a) => a.seen === false && !dismissed.has(a.type));
+  // The unlock cleared to show: it stays on screen when the page gets busy again.
+  const [cleared, setCleared] = useState<string | null>(null);
+  const quiet = useQuietMoment(Boolean(next) && cleared !== next?.type);
+  useEffect(() => {
+    if (quiet && next) setCleared(next.type);
+  }, [quiet, next]);
+  const shown = next && cleared === next.type ? next : undefined;
 
   function dismiss() {
     if (!shown) return;
@@ -28,37 +52,63 @@ export function AchievementOverlay({ achievements }: { achievements: Achievement
   }
 
   const shownType = shown?.type;
-  // One timer per shown achievement: dismiss() reads the current one when it fires.
+  const card = useRef<HTMLDivElement>(null);
+  const [interactive, setInteractive] = useState(false);
+  // One fade-in, one auto-dismiss timer and one set of listeners per shown unlock; they call the current
+  // dismiss() when they fire.
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the shown achievement's type only
   useEffect(() => {
+    setInteractive(false);
     if (!shownType) return;
-    const timer = setTimeout(dismiss, OVERLAY_AUTO_DISMISS_MS);
-    return () => clearTimeout(timer);
+    const fadeIn = setTimeout(() => setInteractive(true), OVERLAY_FADE_MS);
+    const autoDismiss = setTimeout(dismiss, OVERLAY_AUTO_DISMISS_MS + OVERLAY_FADE_MS);
+    return () => {
+      clearTimeout(fadeIn);
+      clearTimeout(autoDismiss);
+    };
   }, [shownType]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-bound when the shown unlock changes
+  useEffect(() => {
+    if (!shownType || !interactive) return;
+    // A press outside the card is the backdrop's dismiss; the press itself carries on to the page.
+    const onPointerDown = (event: PointerEvent) => {
+      if (!card.current?.contains(event.target as Node)) dismiss();
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') dismiss();
+    };
+    window.addEventListener('pointerdown', onPointerDown, true);
+    window.addEventListener('keydown', onKeyDown);
+    return () => {
+      window.removeEventListener('pointerdown', onPointerDown, true);
+      window.removeEventListener('keydown', onKeyDown);
+    };
+  }, [shownType, interactive]);
 
   if (!shown) return null;
   return (
     <div
-      className="fixed inset-0 z-50 flex items-center justify-center p-4"
+      // Fades in from its first frame (@starting-style); its card is clickable once faded in.
+      className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center p-4 opacity-100 transition-opacity duration-250 ease-out starting:opacity-0 motion-reduce:transition-none"
       role="dialog"
-      aria-modal="true"
       aria-labelledby="achievement-overlay-title"
-      data-testid="achievement-overlay"
+      // The page (and its tests) meet the overlay and its Continue once they take clicks.
+      data-testid={interactive ? 'achievement-overlay' : undefined}
+      data-state={interactive ? 'open' : 'opening'}
     >
-      <button
-        type="button"
-        className="absolute inset-0 bg-slate-950/60 backdrop-blur-sm"
-        aria-label="Dismiss"
-        onClick={dismiss}
+      <div
+        className="absolute inset-0 bg-slate-950/50"
+        aria-hidden="true"
         data-testid="achievement-overlay-backdrop"
       />
-      <div aria-hidden="true" className="pointer-events-none absolute inset-0 overflow-hidden">
+      <div aria-hidden="true" className="absolute inset-0 overflow-hidden">
         {Array.from({ length: CONFETTI_DOTS }, (_, i) => (
           <span
             // biome-ignore lint/suspicious/noArrayIndexKey: a fixed set of decorative dots
             key={i}
             data-testid="confetti-dot"
-            className={`absolute size-2 animate-bounce rounded-full ${COLORS[i % COLORS.length]}`}
+            className={`absolute size-2 animate-bounce rounded-full motion-reduce:animate-none ${COLORS[i % COLORS.length]}`}
             style={{
               left: `${(i * 37) % 100}%`,
               top: `${(i * 53) % 100}%`,
@@ -67,7 +117,13 @@ export function AchievementOverlay({ achievements }: { achievements: Achievement
           />
         ))}
       </div>
-      <div className="relative flex w-full max-w-sm flex-col items-center gap-3 rounded-2xl bg-card p-6 text-center shadow-xl">
+      <div
+        ref={card}
+        className={cn(
+          'relative flex w-full max-w-sm flex-col items-center gap-3 rounded-2xl bg-card p-6 text-center shadow-xl',
+          interactive ? 'pointer-events-auto' : 'pointer-events-none',
+        )}
+      >
         <button
           type="button"
           onClick={dismiss}
@@ -80,13 +136,17 @@ export function AchievementOverlay({ achievements }: { achievements: Achievement
           Achievement Unlocked!
         </p>
         <AchievementIcon icon={shown.icon} rarity={shown.rarity} />
-        <h2 className="text-xl font-semibold text-foreground">{shown.title}</h2>
+        <h2 className="text-xl font-semibold break-words text-foreground">{shown.title}</h2>
         <p className="text-sm text-muted-foreground">{shown.description}</p>
         <div className="flex items-center gap-2">
           <RarityBadge rarity={shown.rarity} />
           <span className="text-sm font-semibold text-emerald-600">+{shown.points} points</span>
         </div>
-        <Button onClick={dismiss} className="mt-2 w-full" data-testid="achievement-continue">
+        <Button
+          onClick={dismiss}
+          className="mt-2 w-full"
+          data-testid={interactive ? 'achievement-continue' : undefined}
+        >
           Continue
         </Button>
       </div>

@@ -31,7 +31,7 @@ function UsersTable({ me }: { me: PublicUser }) {
             </>
           ),
         },
-        { label: 'Email', className: 'break-all', cell: (u) => u.email ?? '—' },
+        { label: 'Email', className: '[overflow-wrap:anywhere]', cell: (u) => u.email ?? '—' },
         { label: 'Role', cell: (u) => <RoleSelect user={u} self={u.id === me.id} /> },
         { label: 'Joined', className: 'whitespace-nowrap', cell: (u) => formatDate(u.createdAt) },
       ]}
@@ -52,7 +52,7 @@ function DomainsTable() {
           cell: (d) => (
             <>
               <div className="font-medium text-foreground">{d.name}</div>
-              <div className="font-mono text-xs break-all text-muted-foreground">{d.url}</div>
+              <div className="font-mono text-xs [overflow-wrap:anywhere] text-muted-foreground">{d.url}</div>
             </>
           ),
         },
@@ -75,7 +75,7 @@ function AnalysesTable() {
     <AdminTable
       list="analyses"
       columns={[
-        { label: 'URL', className: 'font-mono text-xs break-all', cell: (a) => a.url },
+        { label: 'URL', className: 'font-mono text-xs [overflow-wrap:anywhere]', cell: (a) => a.url },
         { label: 'Owner id', className: 'font-mono text-xs', cell: (a) => a.userId },
         { label: 'Status', cell: (a) => <AnalysisStatusBadge status={a.status} /> },
         { label: 'Created', className: 'whitespace-nowrap', cell: (a) => formatDate(a.createdAt) },

@@ -9,7 +9,7 @@ import { Alert } from '@/components/ui/alert';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { ListTable, RowChevronLink } from '@/components/ui/list-table';
+import { ListTable, ROW_LINK_STRETCH, RowChevronLink } from '@/components/ui/list-table';
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatCount, formatDate, formatDateTime, formatTime } from '@/lib/format';
@@ -101,7 +101,7 @@ function HistoryRow({ analysis }: { analysis: Analysis }) {
   const stats = analysis.resourceStats;
   return (
     <tr
-      className="transition-colors hover:bg-slate-50/70"
+      className="relative transition-colors hover:bg-slate-50/70"
       data-testid="history-row"
       data-status={analysis.status}
     >
@@ -153,7 +153,7 @@ function HistoryRow({ analysis }: { analysis: Analysis }) {
         {analysis.status === 'completed' ? (
           <Link
             to={`/analysis/${analysis.id}`}
-            className={buttonVariants({ variant: 'outline', size: 'sm' })}
+            className={buttonVariants({ variant: 'outline', size: 'sm', className: ROW_LINK_STRETCH })}
           >
             View
           </Link>
@@ -161,6 +161,7 @@ function HistoryRow({ analysis }: { analysis: Analysis }) {
           <RowChevronLink
             to={`/analysis/${analysis.id}`}
             label={`Details of the analysis started ${formatDateTime(analysis.createdAt)}`}
+            className={ROW_LINK_STRETCH}
           />
         )}
       </td>

@@ -68,7 +68,7 @@ export function AnalysisProgressCard({
           <div className="flex min-w-0 flex-col gap-1 rounded-lg border border-border p-3">
             <dt className="text-xs font-medium text-muted-foreground">Current page</dt>
             <dd
-              className="line-clamp-2 font-mono text-sm break-all text-foreground"
+              className="line-clamp-2 font-mono text-sm [overflow-wrap:anywhere] text-foreground"
               title={analysis.currentPage ?? undefined}
             >
               {analysis.currentPage || noPageText(analysis, view.queued, pending)}

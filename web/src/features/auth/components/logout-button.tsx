@@ -4,8 +4,8 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
 import { useLogout } from '../api/logout';
 
-/** 'Logout': POST /api/logout, clear the cache, go to /auth; on failure a 'Logout Failed' toast. */
-export function LogoutButton() {
+/** Logging out (POST /api/logout, clear the cache, go to /auth; on failure a 'Logout Failed' toast). */
+export function useLogoutAction() {
   const navigate = useNavigate();
   const logoutMutation = useLogout({
     onSuccess: () => navigate('/auth', { replace: true }),
@@ -18,9 +18,15 @@ export function LogoutButton() {
       });
     },
   });
+  return { run: () => logoutMutation.mutate(), isPending: logoutMutation.isPending };
+}
+
+/** The dashboard's 'Logout' button. */
+export function LogoutButton() {
+  const logout = useLogoutAction();
   return (
-    <Button variant="outline" onClick={() => logoutMutation.mutate()} loading={logoutMutation.isPending}>
-      {logoutMutation.isPending ? null : <LogOut aria-hidden="true" />}
+    <Button variant="outline" onClick={logout.run} loading={logout.isPending}>
+      {logout.isPending ? null : <LogOut aria-hidden="true" />}
       Logout
     </Button>
   );

@@ -91,7 +91,9 @@ export function ComposedPolicyView({
               <div className="flex flex-wrap items-center gap-2">
                 <SeverityBadge severity={f.severity} />
                 <span className="font-mono text-xs">{f.directive}</span>
-                {f.value ? <code className="font-mono text-xs break-all">{f.value}</code> : null}
+                {f.value ? (
+                  <code className="font-mono text-xs [overflow-wrap:anywhere]">{f.value}</code>
+                ) : null}
               </div>
               <p className="text-xs text-muted-foreground">{f.description}</p>
               {f.fix ? <p className="text-xs text-foreground">Fix: {f.fix}</p> : null}

@@ -10,7 +10,7 @@ type Rollout = ComposedPolicy['rollout'];
 
 const ROLLOUTS: ReadonlyArray<{ value: Rollout; label: string }> = [
   { value: 'enforce', label: 'Enforce' },
-  { value: 'report-only', label: 'This policy, report-only' },
+  { value: 'report-only', label: 'Report-only' },
   { value: 'discovery', label: 'Discovery' },
 ];
 
@@ -67,7 +67,7 @@ export function DeploymentOptions({
             onChange({ reportOnlyMode: v === 'discovery', reportOnlyPolicy: v === 'report-only' })
           }
           options={ROLLOUTS}
-          className="h-auto flex-wrap self-start"
+          className="self-start"
         />
         <p className="text-xs text-muted-foreground" data-testid="rollout-hint">
           {ROLLOUT_HINTS[rollout]}
@@ -88,7 +88,8 @@ export function DeploymentOptions({
         hint={
           reportEndpoint ? (
             <>
-              Browsers report violations to <span className="font-mono break-all">{reportEndpoint}</span>
+              Browsers report violations to{' '}
+              <span className="font-mono [overflow-wrap:anywhere]">{reportEndpoint}</span>
             </>
           ) : (
             'Browsers report violations to this product.'
@@ -112,7 +113,7 @@ export function DeploymentOptions({
             export does that with $request_id.
             {state.includeNonce ? (
               <span
-                className="mt-1 block font-mono text-[11px] break-all text-foreground"
+                className="mt-1 block font-mono text-[11px] [overflow-wrap:anywhere] text-foreground"
                 data-testid="nonce-value"
               >
                 {state.nonce}

@@ -136,9 +136,9 @@ function SuggestionRow({
       data-directive={s.directive}
     >
       <div className="flex min-w-0 flex-wrap items-center gap-2">
-        <SuggestionClassBadge suggestionClass={s.class} />
+        <SuggestionClassBadge suggestionClass={s.class} directive={s.directive} />
         <span className="font-mono text-xs text-muted-foreground">{s.directive}</span>
-        <code className="min-w-0 font-mono text-xs break-all text-foreground">
+        <code className="min-w-0 font-mono text-xs [overflow-wrap:anywhere] text-foreground">
           {s.acceptable ? s.source : s.blocked}
         </code>
         <span className="ml-auto text-xs text-muted-foreground tabular-nums">

@@ -1,5 +1,5 @@
 // Dashboard "Your Domains": Add Domain, an empty state, and one row per domain (name, url,
-// Active/Inactive, count of scans, link to /domains/{id}).
+// Active/Inactive, count of scans, link to /domains/{id}). The whole row opens the domain.
 import type { Domain } from '@csp/shared/schemas/domain';
 import { Globe, Plus, Users } from 'lucide-react';
 import { Link } from 'react-router-dom';
@@ -7,7 +7,8 @@ import { Badge } from '@/components/ui/badge';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { ListTable, RowChevronLink } from '@/components/ui/list-table';
+import { ListTable, ROW_LINK_STRETCH, RowChevronLink } from '@/components/ui/list-table';
+import { cn } from '@/lib/class-names';
 import { formatCount, formatDate } from '@/lib/format';
 
 export function DomainStatusBadge({ isActive }: { isActive: boolean }) {
@@ -105,13 +106,16 @@ export function DomainsCard({ domains, error }: { domains: Domain[]; error?: Err
             {domains.map((domain) => (
               <tr
                 key={domain.id}
-                className="group transition-colors hover:bg-slate-50/70"
+                className="group relative transition-colors hover:bg-slate-50/70"
                 data-testid="domain-row"
               >
                 <td className="max-w-0 py-3 pr-3 pl-5 sm:pl-6">
                   <Link
                     to={`/domains/${domain.id}`}
-                    className="block truncate font-medium text-foreground hover:text-primary"
+                    className={cn(
+                      'block truncate font-medium text-foreground group-hover:text-primary',
+                      ROW_LINK_STRETCH,
+                    )}
                   >
                     {domain.name}
                   </Link>

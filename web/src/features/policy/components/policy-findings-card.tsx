@@ -55,11 +55,11 @@ export function PolicyFindingsCard({ audit, policy }: { audit: PolicyAudit; poli
               >
                 <div className="flex min-w-0 flex-wrap items-center gap-2">
                   <SeverityBadge severity={f.severity} />
-                  <span className="font-mono text-xs font-medium break-all text-foreground">
+                  <span className="font-mono text-xs font-medium [overflow-wrap:anywhere] text-foreground">
                     {f.directive || 'whole policy'}
                   </span>
                   {f.value ? (
-                    <code className="min-w-0 rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] break-all text-slate-700">
+                    <code className="min-w-0 rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] [overflow-wrap:anywhere] text-slate-700">
                       {f.value}
                     </code>
                   ) : null}

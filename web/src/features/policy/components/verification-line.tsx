@@ -55,7 +55,7 @@ export function VerificationLine({ verification }: { verification: Analysis['ver
             {samples.map((sample) => (
               <li
                 key={sample}
-                className="rounded-md bg-white/70 px-2 py-1 font-mono text-xs break-all text-amber-950 ring-1 ring-amber-200"
+                className="rounded-md bg-white/70 px-2 py-1 font-mono text-xs [overflow-wrap:anywhere] text-amber-950 ring-1 ring-amber-200"
               >
                 {sample}
               </li>

@@ -4,6 +4,7 @@ import type { UriReport } from '@csp/shared/schemas/report';
 import { Trash2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { formatDateTime } from '@/lib/format';
 import { ageLabel } from '../utils/age';
 
 const orDash = (v: string | number | null | undefined) =>
@@ -38,14 +39,13 @@ export function ReportRow({
             <Badge variant="outline" className="font-mono">
               {report.violatedDirective}
             </Badge>
-            <span
-              className="text-xs text-muted-foreground"
-              title={new Date(report.reportedAt).toLocaleString()}
-            >
+            <span className="text-xs text-muted-foreground" title={formatDateTime(report.reportedAt)}>
               {ageLabel(report.reportedAt, now)}
             </span>
           </div>
-          <p className="break-all font-mono text-sm text-foreground">{orDash(report.blockedUri)}</p>
+          <p className="[overflow-wrap:anywhere] font-mono text-sm text-foreground">
+            {orDash(report.blockedUri)}
+          </p>
         </div>
         {onDelete ? (
           <Button
@@ -64,13 +64,13 @@ export function ReportRow({
         {fields.map(([label, value]) => (
           <div key={label} className="contents">
             <dt className="text-muted-foreground">{label}</dt>
-            <dd className="min-w-0 break-all">{value}</dd>
+            <dd className="min-w-0 [overflow-wrap:anywhere]">{value}</dd>
           </div>
         ))}
         <dt className="text-muted-foreground">Sample</dt>
         <dd className="min-w-0">
           {report.scriptSample ? (
-            <code className="block whitespace-pre-wrap break-all rounded bg-slate-50 px-1.5 py-1 font-mono">
+            <code className="block whitespace-pre-wrap [overflow-wrap:anywhere] rounded bg-slate-50 px-1.5 py-1 font-mono">
               {report.scriptSample}
             </code>
           ) : (

@@ -29,18 +29,20 @@ export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; n
               data-class={s.class}
             >
               <div className="flex flex-wrap items-center gap-2">
-                <SuggestionClassBadge suggestionClass={s.class} />
+                <SuggestionClassBadge suggestionClass={s.class} directive={s.directive} />
                 {/* Code that may be an injection is shown as what was blocked, never as a source to add. */}
-                <code className="break-all font-mono text-sm">
+                <code className="[overflow-wrap:anywhere] font-mono text-sm">
                   {s.acceptable ? `${s.directive} ${s.source}` : `${s.directive}: ${s.blocked} code blocked`}
                 </code>
                 <span className="ml-auto text-xs text-muted-foreground">
-                  {formatCount(s.count)} × · last {ageLabel(s.lastSeen, now)}
+                  {formatCount(s.count)} × · last seen {ageLabel(s.lastSeen, now)}
                 </span>
               </div>
               <p className="text-xs text-muted-foreground">{s.reason}</p>
               {s.pages.length > 0 ? (
-                <p className="break-all text-xs text-muted-foreground">On {s.pages.slice(0, 3).join(', ')}</p>
+                <p className="[overflow-wrap:anywhere] text-xs text-muted-foreground">
+                  On {s.pages.slice(0, 3).join(', ')}
+                </p>
               ) : null}
             </li>
           );

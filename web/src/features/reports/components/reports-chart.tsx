@@ -1,6 +1,6 @@
 // Reports per hour over the window, as bars (no chart library: one div a bar). Every bar names its hour
 // and count for the mouse (title) and the chart as a whole for screen readers.
-import { formatCount } from '@/lib/format';
+import { countOf, formatCount, formatDateTime } from '@/lib/format';
 
 export function ReportsChart({ hourly }: { hourly: { hour: string; count: number }[] }) {
   const max = Math.max(1, ...hourly.map((h) => h.count));
@@ -17,16 +17,14 @@ export function ReportsChart({ hourly }: { hourly: { hour: string; count: number
         {hourly.map((h) => (
           <div
             key={h.hour}
-            title={`${new Date(h.hour).toLocaleString()}: ${formatCount(h.count)}`}
+            title={`${formatDateTime(h.hour)}: ${countOf(h.count, 'report')}`}
             className={h.count > 0 ? 'flex-1 rounded-t-sm bg-blue-500/80' : 'flex-1 bg-transparent'}
             style={{ height: h.count > 0 ? `${Math.max(6, (h.count / max) * 100)}%` : 0 }}
           />
         ))}
       </div>
       <figcaption className="flex justify-between text-xs text-muted-foreground">
-        <span>
-          {first ? new Date(first).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' }) : ''}
-        </span>
+        <span>{first ? formatDateTime(first) : ''}</span>
         <span>Reports per hour (most: {formatCount(max === 1 && total === 0 ? 0 : max)})</span>
         <span>{last ? 'now' : ''}</span>
       </figcaption>

@@ -29,7 +29,7 @@ export function ReportsInstall({ endpoint, days }: { endpoint: string; days: num
           of its own, add the report-uri and report-to directives and the Reporting-Endpoints header:
         </p>
       </div>
-      <pre className="w-full max-w-2xl overflow-x-auto whitespace-pre-wrap break-all rounded-md bg-slate-900 px-3 py-2 text-left font-mono text-xs text-slate-100">
+      <pre className="w-full max-w-2xl overflow-x-auto whitespace-pre-wrap [overflow-wrap:anywhere] rounded-md bg-slate-900 px-3 py-2 text-left font-mono text-xs text-slate-100">
         {lines.join('\n')}
       </pre>
       <Button variant="outline" size="sm" onClick={() => void copy()}>

@@ -273,7 +273,7 @@ function GroupCounts({ data }: { data: ReportList }) {
             {groups.map((g) => (
               <tr key={`${g.directive} ${g.source}`} className="border-t border-slate-100">
                 <td className="px-3 py-2 font-mono text-xs">{g.directive}</td>
-                <td className="break-all px-3 py-2 font-mono text-xs">{g.source}</td>
+                <td className="[overflow-wrap:anywhere] px-3 py-2 font-mono text-xs">{g.source}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{formatCount(g.count)}</td>
               </tr>
             ))}

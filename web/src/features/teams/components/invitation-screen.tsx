@@ -57,7 +57,7 @@ export function InvitationScreen({ token }: { token: string }) {
               <dl className="grid gap-3 text-sm sm:grid-cols-2">
                 <div>
                   <dt className="text-xs text-muted-foreground">Invited address</dt>
-                  <dd className="mt-1 break-all">{p.email}</dd>
+                  <dd className="mt-1 [overflow-wrap:anywhere]">{p.email}</dd>
                 </div>
                 <div>
                   <dt className="text-xs text-muted-foreground">Expires</dt>

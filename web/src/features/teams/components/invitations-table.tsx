@@ -39,7 +39,7 @@ export function InvitationsTable({
         <ListTable testId="team-invitations" head={<HeaderCells columns={INVITATION_COLUMNS} />}>
           {invitations.map((i) => (
             <tr key={i.id} data-testid="team-invitation" data-id={i.id}>
-              <td className="py-3 pr-3 pl-5 font-medium break-all sm:pl-6">{i.email}</td>
+              <td className="py-3 pr-3 pl-5 font-medium [overflow-wrap:anywhere] sm:pl-6">{i.email}</td>
               <td className="hidden px-3 py-3 capitalize text-muted-foreground sm:table-cell">{i.role}</td>
               <td className="hidden px-3 py-3 whitespace-nowrap text-muted-foreground md:table-cell">
                 {formatDate(i.createdAt)}

@@ -56,11 +56,11 @@ export function MembersTable({
               <tr key={m.id} data-testid="team-member" data-id={m.id}>
                 <td className="py-3 pr-3 pl-5 sm:pl-6">
                   <span className="block font-medium break-words">{memberName(m)}</span>
-                  <span className="block text-xs break-all text-muted-foreground sm:hidden">
+                  <span className="block text-xs [overflow-wrap:anywhere] text-muted-foreground sm:hidden">
                     {m.email ?? '—'}
                   </span>
                 </td>
-                <td className="hidden px-3 py-3 break-all text-muted-foreground sm:table-cell">
+                <td className="hidden px-3 py-3 [overflow-wrap:anywhere] text-muted-foreground sm:table-cell">
                   {m.email ?? '—'}
                 </td>
                 <td className="px-3 py-3">
