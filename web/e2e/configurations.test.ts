@@ -92,7 +92,7 @@ describe('CSP rules generator panel', () => {
     await t.page.keyboard.press('Enter');
     expect(
       await t.page.$$eval(
-        '[data-testid="custom-rule"][data-directive="font-src"] code, [data-testid="custom-rule"][data-directive="font-src"] span.break-all',
+        '[data-testid="custom-rule"][data-directive="font-src"] [data-testid="custom-rule-source-value"]',
         (els) => els.map((e) => e.textContent),
       ),
     ).toEqual(['https://fonts.example.net']);

@@ -65,7 +65,7 @@ describe('saved configurations in the rules generator', () => {
       );
       await t.page.select('[data-testid="configuration-base"]', base!);
 
-      await clickText(t.page, 'label', 'This policy, report-only');
+      await clickText(t.page, 'label', 'Report-only');
       await t.page.click('[data-testid="include-nonce"]');
       const nonce = await t.page.$eval('[data-testid="nonce-value"]', (el) => el.textContent ?? '');
       expect(nonce).toMatch(/^[0-9a-f]{64}$/);

@@ -128,7 +128,9 @@ export function CustomRulesEditor({
                   key={s}
                   className="inline-flex max-w-full items-center gap-1 rounded-md bg-slate-100 py-0.5 pr-1 pl-2 font-mono text-xs text-slate-700"
                 >
-                  <span className="[overflow-wrap:anywhere]">{s}</span>
+                  <span className="[overflow-wrap:anywhere]" data-testid="custom-rule-source-value">
+                    {s}
+                  </span>
                   <button
                     type="button"
                     className="rounded p-0.5 text-slate-400 hover:bg-slate-200 hover:text-slate-700"
