@@ -20,11 +20,10 @@ beforeAll(async () => {
   await ensureTable(db);
 });
 
-// A domain of its own each: a domain has one analysis waiting or running at a time.
 const newAnalysis = () =>
   createAnalysis(db, {
     userId: 'u1',
-    domainId: `d-${randomBytes(4).toString('hex')}`,
+    domainId: 'd1',
     url: 'https://a.test/',
     crawlRequest: crawlRequestSchema.parse({ url: 'https://a.test/' }),
   });

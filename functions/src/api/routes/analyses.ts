@@ -13,7 +13,6 @@ import {
   toAnalysesWithPositions,
 } from '../../store/analyses';
 import { failAnalysis, failStale } from '../../store/analysis-runs';
-import { startAnalysis } from '../../store/analysis-start';
 import { getCrawledPages } from '../../store/crawled-pages';
 import { recordScanStarted } from '../../store/domains';
 import { accessTo, domainFor } from '../access';
@@ -55,8 +54,7 @@ export const analysisRoutes = new Hono<ApiEnv>()
     if (!domain.isActive) throw new AppError(409, INACTIVE_DOMAIN);
     // The analysis always crawls the domain's own URL (spec section 5, advanced crawl form).
     const request = parseWith(crawlRequestSchema, { ...crawlRequest, url: domain.url });
-    // One analysis of a domain at a time: 409 while one waits or runs.
-    const analysis = await startAnalysis(db, {
+    const analysis = await createAnalysis(db, {
       userId: user.id,
       domainId: domain.id,
       url: domain.url,

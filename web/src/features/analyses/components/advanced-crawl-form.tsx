@@ -32,7 +32,6 @@ export function AdvancedCrawlForm({
   const [sitemaps, setSitemaps] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const start = useStartDomainAnalysis({
-    domainId,
     onSuccess: () => {
       setErrors({});
       onStarted?.();
@@ -52,7 +51,7 @@ export function AdvancedCrawlForm({
     }
     setErrors({});
     const { url: _forcedByTheServer, ...crawlRequest } = result.data;
-    start.mutate({ crawlRequest });
+    start.mutate({ domainId, crawlRequest });
   }
 
   const pending = start.isPending;
