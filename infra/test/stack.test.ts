@@ -307,7 +307,7 @@ describe('CspGeneratorStack with every handler present', () => {
   it('confines the crawl coordinator and writer to the key prefixes they write, with no index and no secret', () => {
     const prefixes = {
       crawlCoordinator: ['ANALYSIS#*', 'RUNSLOTS#*', 'CRAWLQUOTA#*'],
-      crawlWriter: ['ANALYSIS#*', 'CRAWLQUOTA#*', 'ACHIEVE#*'],
+      crawlWriter: ['ANALYSIS#*', 'CRAWLQUOTA#*', 'DOMAINRUN#*', 'ACHIEVE#*'],
     };
     for (const [name, leading] of Object.entries(prefixes) as [FunctionName, string[]][]) {
       const statements = statementsOf(name);

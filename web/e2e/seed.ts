@@ -12,6 +12,7 @@ import {
   updateProgress,
 } from '@csp/functions/src/store/analysis-runs';
 import type { Db } from '@csp/functions/src/store/db';
+import { releaseDomainRun } from '@csp/functions/src/store/domain-run-guard';
 import { recordScanStarted } from '@csp/functions/src/store/domains';
 import { analysisKey } from '@csp/functions/src/store/keys';
 import type { PolicyFinding } from '@csp/shared/csp/finding';
@@ -221,7 +222,11 @@ async function create(db: Db, t: Target, request: Record<string, unknown> = {}):
     url: t.url,
     crawlRequest: crawlRequestSchema.parse({ url: t.url, ...request }),
   });
-  if (t.domainId) await recordScanStarted(db, t.domainId);
+  if (t.domainId) {
+    await recordScanStarted(db, t.domainId);
+    // Seeds set each state directly, several per domain (histories of any age): the domain stays free.
+    await releaseDomainRun(db, t.domainId, analysis.id);
+  }
   return analysis;
 }
 

@@ -1,6 +1,7 @@
 // The crawl engine: discovery, then one browser with several tabs working through the frontier breadth
 // first, honouring crawlDelay per host, until maxPages, an empty frontier — or the deadline, in which case
 // it returns its state (plain JSON) so the next invocation continues where this one stopped.
+import { stageBands, stagePercent } from '@csp/shared/analyses/progress-bands';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
 import type { BlobStore } from '../blobs/blob-store';
 import {
@@ -13,7 +14,7 @@ import { discover, initialOrigin } from './discovery';
 import { Frontier } from './frontier';
 import { type CheckAddress, createTargetGuard } from './guard';
 import { HostScheduler } from './politeness';
-import { type CrawlPhase, phaseProgress } from './progress';
+import type { CrawlPhase } from './progress';
 import { rerenderPages, rerenderSample } from './re-render';
 import { DENY_ALL_POLICY } from './request-interception';
 import type { SettleOptions } from './settle';
@@ -143,12 +144,16 @@ export async function runCrawl(
   const report = (phase: CrawlPhase, currentPage: string | null, inFlight: number) => {
     const finished = state.pagesDone - inFlight;
     const planned = Math.max(1, frontier.planned);
-    let fraction = finished / planned;
+    // A page being visited counts half: pages visited in parallel move the bar when they start, not
+    // only all at once when they end.
+    let fraction = (finished + inFlight / 2) / planned;
     if (phase === 'rerendering') {
       const total = state.rerenders.length + (state.rerenderQueue?.length ?? 0);
-      fraction = total === 0 ? 1 : (state.rerenders.length - inFlight) / total;
+      fraction = total === 0 ? 1 : (state.rerenders.length - inFlight / 2) / total;
     } else if (phase === 'discovering') fraction = 0;
-    state.progress = Math.max(state.progress, phaseProgress(phase, fraction));
+    // The bands follow the pages found so far: a crawl that finds more pages widens its own band.
+    const bands = stageBands(frontier.planned, { rerender: options.rerender ?? true });
+    state.progress = Math.max(state.progress, stagePercent(bands, phase, fraction));
     const snapshot: CrawlProgress = {
       phase,
       currentPage,

@@ -220,11 +220,12 @@ describe('crawl handler', () => {
     const s = server;
     const handler = directHandler(s, { rerender: false });
     const { client } = await registeredClient(s.url);
-    const domain = await (
-      await client.post('/api/domains', { name: 'Fixture', url: `${site.origins.main}/` })
-    ).json();
     const ids: string[] = [];
+    // Three domains of the one site: a domain has one analysis waiting or running at a time.
     for (let i = 0; i < 3; i++) {
+      const domain = await (
+        await client.post('/api/domains', { name: `Fixture ${i}`, url: `${site.origins.main}/` })
+      ).json();
       const res = await client.post('/api/csp-analyses', {
         domainId: domain.id,
         crawlRequest: { crawlDelay: 0, maxPages: 3 },

@@ -1,14 +1,13 @@
 // The stability check (DESIGN.md): after the crawl, a sample of its pages is loaded again in a fresh
 // browser context, to find inline code that changes from one load to the next (a per-request token, a
 // timestamp), which a hash allow-list could never keep up with. Only the re-renders' inline code is kept.
+import { RERENDER_MIN_PAGES, RERENDER_SHARE } from '@csp/shared/analyses/progress-bands';
 import type { Rerender } from '@csp/shared/csp/artifact';
 import type { BrowserSession, CapturedPage, TabOptions } from './browser-session';
 import { samplePages } from './sample';
 import type { CrawlState } from './state';
 
-/** Stability check: at least this many pages, or this share of them, whichever is more… */
-const RERENDER_MIN_PAGES = 10;
-const RERENDER_SHARE = 0.2;
+/** Stability check: RERENDER_MIN_PAGES pages, or RERENDER_SHARE of them, whichever is more… */
 /** …within this share of the time the crawl itself took (at least RERENDER_MIN_MS). */
 const RERENDER_TIME_SHARE = 0.35;
 const RERENDER_MIN_MS = 20_000;

@@ -13,6 +13,7 @@
 
 import { summarizeCrawledPages } from '@csp/shared/analyses/crawled-pages';
 import { analysisOutcome, outcomeOptions, policyToVerify } from '@csp/shared/analyses/outcome';
+import { stageBands, stagePercent } from '@csp/shared/analyses/progress-bands';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
 import { markUnstableInline } from '@csp/shared/csp/stability';
 import { crawlKnowledge } from '@csp/shared/reports/knowledge';
@@ -24,7 +25,6 @@ import { packKnowledge } from '../store/knowledge';
 import { firstCrawlError, summarizeCapture } from './capture-summary';
 import { checkpointKey, crawlArtifact, type RunCrawlOptions, runCrawl } from './crawl';
 import type { AnalysisJob, AnalysisJobResult } from './job';
-import { phaseProgress } from './progress';
 import { refineArtifact } from './refine';
 import { type CrawlState, parseCrawlState } from './state';
 import { verifyPolicy } from './verify';
@@ -99,13 +99,18 @@ export async function runAnalysisJob(
     await deps.blobs.delete(key);
     return { outcome: failed ? 'finished' : 'lost' };
   }
-  const progress = (stage: 'generating' | 'verifying', fraction: number) =>
-    deps.writer.progress(run, {
+  // The bands of the pages crawled, as the crawl's last report had them (its percent only goes up).
+  const bands = stageBands(result.state.pages.length, { rerender: deps.crawlOptions?.rerender ?? true });
+  let percent = result.state.progress;
+  const progress = (stage: 'generating' | 'verifying', fraction: number) => {
+    percent = Math.max(percent, stagePercent(bands, stage, fraction));
+    return deps.writer.progress(run, {
       stage,
-      progress: Math.max(result.state.progress, phaseProgress(stage, fraction)),
+      progress: percent,
       currentPage: null,
       totalPages: result.state.pages.length,
     });
+  };
   await progress('generating', 0);
 
   // Inline code whose hash changed on a second load cannot be allowed by hash (styles get
@@ -132,12 +137,12 @@ export async function runAnalysisJob(
       ...(deps.crawlOptions?.interactionBudgetMs !== undefined
         ? { interactionBudgetMs: deps.crawlOptions.interactionBudgetMs }
         : {}),
-      onPage: (checked, total) =>
-        void progress('verifying', from + ((to - from) * checked) / total).catch(() => false),
+      onProgress: (fraction) => void progress('verifying', from + (to - from) * fraction).catch(() => false),
     });
   const firstPolicy = policyToVerify(artifact, options);
   await progress('verifying', 0);
-  const first = await verify(firstPolicy, 0, 0.5);
+  // Most analyses verify once: the first pass takes most of the band, a second (refined policy) the rest.
+  const first = await verify(firstPolicy, 0, 0.8);
   let final = first;
   let refined = false;
   if (first.violations > 0 && Date.now() < verifyDeadline - 30_000) {
@@ -145,7 +150,7 @@ export async function runAnalysisJob(
       refineArtifact(marked.artifact, first.pagesWithViolations),
       result.state.rerenders,
     ).artifact;
-    final = await verify(policyToVerify(artifact, options), 0.5, 1);
+    final = await verify(policyToVerify(artifact, options), 0.8, 1);
     refined = true;
   }
 

@@ -2,6 +2,7 @@
 // again with the generated policy served as report-only (the same Fetch interception as the crawl) and
 // acted on the same way as in the crawl, and every violation of it is counted. The pages that saw
 // violations come back with what they loaded, so the analysis can refine the policy once and try again.
+import { VERIFY_SAMPLE_PAGES } from '@csp/shared/analyses/progress-bands';
 import type { Observation } from '@csp/shared/csp/artifact';
 import type { BlockedItem } from '@csp/shared/schemas/analysis';
 import { type BrowserSessionOptions, withBrowserSession } from './browser-session';
@@ -42,7 +43,7 @@ export interface VerifyOptions {
   /** As in the crawl: act on each page after load (ms of budget; 0 turns it off). */
   interactionBudgetMs?: number;
   /** Called after each page (progress). */
-  onPage?: (checked: number, total: number) => void | Promise<void>;
+  onProgress?: (fraction: number) => void | Promise<void>;
 }
 
 const MAX_SAMPLES = 20;
@@ -61,7 +62,7 @@ export function policyForVerification(policy: string): string {
 }
 
 export async function verifyPolicy(options: VerifyOptions): Promise<Verification> {
-  const pages = samplePages(options.pages, options.sampleSize ?? 10);
+  const pages = samplePages(options.pages, options.sampleSize ?? VERIFY_SAMPLE_PAGES);
   const result: Verification = {
     pagesChecked: 0,
     violations: 0,
@@ -82,6 +83,11 @@ export async function verifyPolicy(options: VerifyOptions): Promise<Verification
   await withBrowserSession(session, async (browser) => {
     const queue = [...pages];
     let done = 0;
+    let inFlight = 0;
+    // The browser's start counts as half a page, a page being visited as half: the bar moves while pages
+    // visited in parallel are under way, not only when they end.
+    const report = () => options.onProgress?.((0.5 + done + inFlight / 2) / (pages.length + 0.5));
+    await report();
     const worker = async () => {
       const tab = browser.tabWorker({
         siteOrigin: () => options.siteOrigin,
@@ -97,9 +103,12 @@ export async function verifyPolicy(options: VerifyOptions): Promise<Verification
             result.unchecked.push(url, ...queue.splice(0));
             return;
           }
+          inFlight += 1;
+          await report();
           const visit = await tab.visit(url);
+          inFlight -= 1;
           done += 1;
-          await options.onPage?.(done, pages.length);
+          await report();
           if ((visit.error && visit.status === 0) || visit.incomplete) {
             // Counting a page we could not really try as "0 violations" would overstate the policy.
             result.unchecked.push(url);

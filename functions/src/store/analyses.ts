@@ -24,6 +24,12 @@ import {
   waitingEntryUpdate,
 } from './crawl-quota';
 import { conflictBackoff, type Db, failedConditionIndexes, isTransactionConflict } from './db';
+import {
+  DOMAIN_BUSY_MESSAGE,
+  domainRunGuardPut,
+  domainRunHolder,
+  releaseDomainRun,
+} from './domain-run-guard';
 import { newId } from './ids';
 import { itemReader } from './items';
 import {
@@ -126,9 +132,11 @@ function withAudits(a: Analysis, productEndpoint: string | null): Analysis {
 const START_TRIES = 12;
 
 /**
- * Creates a pending analysis, in one transaction with its place among the user's waiting analyses and its
- * pages reserved from the user's daily budget (both atomic conditions: 50 parallel starts cannot take 21
- * places). Refused with 429 when the user already has the limit waiting, or the pages do not fit today.
+ * Creates a pending analysis, in one transaction with its place among the user's waiting analyses, its
+ * pages reserved from the user's daily budget and, for a domain, the domain's one-run guard (all atomic
+ * conditions: 50 parallel starts cannot take 21 places, two cannot both run one domain). Refused with 429
+ * when the user already has the limit waiting, or the pages do not fit today; with 409 (naming the holder as
+ * `analysisId`) when the domain has an analysis waiting or running.
  */
 export async function createAnalysis(
   db: Db,
@@ -191,6 +199,7 @@ export async function createAnalysis(
             },
             waitingEntryUpdate(db, input.userId, id, now),
             pageReservationUpdate(db, input.userId, pages, dailyPages, now),
+            ...(input.domainId ? [domainRunGuardPut(db, input.domainId, id)] : []),
           ],
         }),
       );
@@ -206,6 +215,12 @@ export async function createAnalysis(
         throw new AppError(429, WAITING_LIMIT_MESSAGE);
       }
       if (failed.includes(2)) throw await pageBudgetError(db, input.userId, pages, dailyPages);
+      if (failed.includes(3) && input.domainId) {
+        const holder = await domainRunHolder(db, input.domainId);
+        // Freed between the two reads: the next try may take it.
+        if (holder === null && attempt < START_TRIES) continue;
+        throw new AppError(409, DOMAIN_BUSY_MESSAGE, { analysisId: holder });
+      }
       if (isTransactionConflict(err) && attempt < START_TRIES) {
         await conflictBackoff(attempt);
         continue;
@@ -228,18 +243,19 @@ async function pageBudgetError(db: Db, userId: string, pages: number, dailyPages
 }
 
 /**
- * What an analysis that stopped waiting or ended gives back: its waiting place, and the reserved pages its
- * crawl did not visit. Called once per analysis, after the write that ended it (a conditional write, so a
+ * What an analysis that stopped waiting or ended gives back: its waiting place, its domain (another analysis
+ * of it may start), and the reserved pages its crawl did not visit. Called once per analysis, after the write that ended it (a conditional write, so a
  * second caller finds it ended and never gets here); a crash in between costs the user pages for a day at
  * most, never more crawling than the budget.
  */
 export async function settleQuota(
   db: Db,
-  analysis: Pick<AnalysisRecord, 'id' | 'userId' | 'pagesReserved' | 'budgetDay'>,
+  analysis: Pick<AnalysisRecord, 'id' | 'userId' | 'domainId' | 'pagesReserved' | 'budgetDay'>,
   pagesUsed: number,
 ): Promise<void> {
-  const { id, userId, pagesReserved: reserved, budgetDay: day } = analysis;
+  const { id, userId, domainId, pagesReserved: reserved, budgetDay: day } = analysis;
   await releaseWaiting(db, userId, id);
+  if (domainId) await releaseDomainRun(db, domainId, id);
   if (reserved && day) await refundPages(db, userId, day, reserved - Math.max(0, pagesUsed));
 }
 

@@ -20,10 +20,11 @@ beforeAll(async () => {
   await ensureTable(db);
 });
 
+// A domain of its own each: a domain has one analysis waiting or running at a time.
 const newAnalysis = () =>
   createAnalysis(db, {
     userId: 'u1',
-    domainId: 'd1',
+    domainId: `d-${randomBytes(4).toString('hex')}`,
     url: 'https://a.test/',
     crawlRequest: crawlRequestSchema.parse({ url: 'https://a.test/' }),
   });

@@ -17,6 +17,7 @@ import {
   domainAnalysesPartition,
   domainIndexes,
   domainKey,
+  domainRunGuardKey,
   domainUuidKey,
   knowledgeKey,
   userDomainsPartition,
@@ -122,6 +123,7 @@ export async function deleteDomainCascade(deps: ReportClearDeps, domain: Domain)
     ...analyses,
     ...analyses.map((k) => ({ pk: k.pk, sk: knowledgeKey('').sk })),
     ...analyses.map((k) => ({ pk: k.pk, sk: crawledPagesKey('').sk })),
+    domainRunGuardKey(domain.id),
   ]);
   // Analyses of the domain that were waiting to crawl no longer hold places in the owner's queue.
   await reconcileWaiting(db, domain.userId);

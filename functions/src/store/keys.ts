@@ -43,6 +43,11 @@ export const analysisIndexes = (userId: string, domainId: string | null, id: str
 });
 export const userAnalysesPartition = (userId: string) => `OWNER#${userId}#ANALYSIS`;
 export const domainAnalysesPartition = (domainId: string) => `${P.domain}${domainId}#ANALYSIS`;
+/**
+ * A domain's one analysis waiting or running (store/domain-run-guard.ts). A partition of its own, not beside
+ * the domain item: the crawl writer and the dead-letter handler release it and may touch nothing of DOMAIN#.
+ */
+export const domainRunGuardKey = (domainId: string) => ({ pk: `${P.domainRun}${domainId}`, sk: 'GUARD' });
 
 /*
  * A user's achievements and counters, and their run slots, live in partitions of their own, not beside the

@@ -145,20 +145,6 @@ export const ANALYSIS_STAGES = [
 export const analysisStageSchema = z.enum(ANALYSIS_STAGES);
 export type AnalysisStage = z.infer<typeof analysisStageSchema>;
 
-/**
- * The analysis' one percent is made of bands, one per stage in the order they run ([start, end]); a stage
- * moves the percent only within its band. Crawling dominates: it is most of the time. The crawler writes
- * the percent with these; the web app reads the pages crawled back from the crawling band.
- */
-export const STAGE_BANDS: Record<AnalysisStage, readonly [number, number]> = {
-  queued: [0, 0],
-  discovering: [0, 2],
-  crawling: [2, 80],
-  rerendering: [80, 88],
-  generating: [88, 90],
-  verifying: [90, 99],
-};
-
 export const analysisSchema = z.object({
   id: z.string(),
   domainId: z.string().nullable(),

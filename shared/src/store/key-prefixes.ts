@@ -6,6 +6,7 @@ export const KEY_PREFIX = {
   analysis: 'ANALYSIS#',
   runSlots: 'RUNSLOTS#',
   crawlQuota: 'CRAWLQUOTA#',
+  domainRun: 'DOMAINRUN#',
   achievements: 'ACHIEVE#',
   domain: 'DOMAIN#',
   domainUuid: 'DOMAINUUID#',
@@ -24,12 +25,13 @@ const P = KEY_PREFIX;
  * What each function other than the API may touch. The crawler itself runs a browser on hostile pages and
  * gets no table access at all: the crawl coordinator (which claims analyses and takes run slots) and the
  * crawl writer (the only way a crawler run writes, with its run's token) hold what it needs, including the
- * user's crawl quota (waiting analyses and daily pages, released and refunded as analyses start and end).
+ * user's crawl quota (waiting analyses and daily pages, released and refunded as analyses start and end) and
+ * the domain's one-run guard, released as its analysis ends.
  */
 export const FUNCTION_KEY_PREFIXES = {
   crawlCoordinator: [P.analysis, P.runSlots, P.crawlQuota],
-  crawlWriter: [P.analysis, P.crawlQuota, P.achievements],
-  crawlDeadLetter: [P.analysis, P.crawlQuota],
+  crawlWriter: [P.analysis, P.crawlQuota, P.domainRun, P.achievements],
+  crawlDeadLetter: [P.analysis, P.crawlQuota, P.domainRun],
   reportIngest: [P.domainUuid, P.domain],
   reportConsumer: [
     P.domain,

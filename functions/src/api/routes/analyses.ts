@@ -13,6 +13,7 @@ import {
   toAnalysesWithPositions,
 } from '../../store/analyses';
 import { failAnalysis, failStale } from '../../store/analysis-runs';
+import { startAnalysis } from '../../store/analysis-start';
 import { getCrawledPages } from '../../store/crawled-pages';
 import { recordScanStarted } from '../../store/domains';
 import { accessTo, domainFor } from '../access';
@@ -54,7 +55,8 @@ export const analysisRoutes = new Hono<ApiEnv>()
     if (!domain.isActive) throw new AppError(409, INACTIVE_DOMAIN);
     // The analysis always crawls the domain's own URL (spec section 5, advanced crawl form).
     const request = parseWith(crawlRequestSchema, { ...crawlRequest, url: domain.url });
-    const analysis = await createAnalysis(db, {
+    // One analysis of a domain at a time: 409 while one waits or runs.
+    const analysis = await startAnalysis(db, {
       userId: user.id,
       domainId: domain.id,
       url: domain.url,

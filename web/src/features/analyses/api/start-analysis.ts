@@ -13,16 +13,25 @@ export function startAnalysis(body: StartAnalysisBody) {
   return apiRequest(api['csp-analyses'].$post({ json: body }));
 }
 
+/** The starts of one domain's analyses: every start button of the domain waits while one is in flight. */
+export const startAnalysisKey = (domainId: string) => ['start-analysis', domainId] as const;
+
 export function useStartAnalysis(
+  domainId: string,
   options: { onSuccess?: (analysis: Analysis) => void; onError?: (error: Error) => void } = {},
 ) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: startAnalysisKey(domainId),
     mutationFn: startAnalysis,
     onSuccess: async (analysis) => {
       await queryClient.invalidateQueries({ queryKey: analysesQueryKey });
       options.onSuccess?.(analysis);
     },
-    onError: (error) => options.onError?.(error),
+    onError: async (error) => {
+      // Refused for an analysis already waiting or running (started in another tab): show it.
+      await queryClient.invalidateQueries({ queryKey: analysesQueryKey });
+      options.onError?.(error);
+    },
   });
 }

@@ -32,6 +32,7 @@ export function AdvancedCrawlForm({
   const [sitemaps, setSitemaps] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const start = useStartDomainAnalysis({
+    domainId,
     onSuccess: () => {
       setErrors({});
       onStarted?.();
@@ -51,7 +52,7 @@ export function AdvancedCrawlForm({
     }
     setErrors({});
     const { url: _forcedByTheServer, ...crawlRequest } = result.data;
-    start.mutate({ domainId, crawlRequest });
+    start.mutate({ crawlRequest });
   }
 
   const pending = start.isPending;

@@ -71,12 +71,7 @@ export function AnalysisProgressCard({
               className="line-clamp-2 font-mono text-sm [overflow-wrap:anywhere] text-foreground"
               title={analysis.currentPage ?? undefined}
             >
-              {analysis.currentPage ||
-                (view.queued
-                  ? 'Waiting for a free slot...'
-                  : pending
-                    ? 'Waiting for the crawler to start...'
-                    : 'Preparing the next page...')}
+              {analysis.currentPage || noPageText(analysis, view.queued, pending)}
             </dd>
           </div>
           <div className="flex flex-col gap-1 rounded-lg border border-border p-3 sm:min-w-36">
@@ -93,4 +88,13 @@ export function AnalysisProgressCard({
       </CardContent>
     </Card>
   );
+}
+
+/** The current page's line when no page is being loaded: what the run does instead. */
+function noPageText(analysis: Analysis, queued: boolean, pending: boolean): string {
+  if (queued) return 'Waiting for a free slot...';
+  if (pending) return 'Waiting for the crawler to start...';
+  if (analysis.stage === 'generating') return 'Generating the policy...';
+  if (analysis.stage === 'verifying') return 'Loading pages with the policy...';
+  return 'Preparing the next page...';
 }

@@ -1,16 +1,11 @@
-// Domain screen 'Quick Stats': total analyses, success rate (percent completed, or N/A) and status.
+// Domain screen 'Quick Stats': total analyses, success rate (percent of the finished ones completed, or N/A)
+// and status.
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { ChartBar } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { formatCount } from '@/lib/format';
+import { successRate } from '../utils/success-rate';
 import { StatListCard, type StatRow } from './stat-list-card';
-
-/** Spec section 9: the percent of completed analyses, or N/A when there are none. */
-export function successRate(analyses: Pick<Analysis, 'status'>[]): string {
-  if (analyses.length === 0) return 'N/A';
-  const completed = analyses.filter((a) => a.status === 'completed').length;
-  return `${Math.round((completed / analyses.length) * 100)}%`;
-}
 
 export function QuickStatsCard({ analyses, status }: { analyses: Analysis[]; status: ReactNode }) {
   const rows: StatRow[] = [
@@ -18,7 +13,7 @@ export function QuickStatsCard({ analyses, status }: { analyses: Analysis[]; sta
     [
       'Success rate',
       successRate(analyses),
-      'The share of this domain’s analyses that completed (N/A before the first).',
+      'The share of this domain’s finished analyses that completed; one under way does not count (N/A before the first ends).',
     ],
     [
       'Status',

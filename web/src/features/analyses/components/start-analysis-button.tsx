@@ -14,9 +14,9 @@ export function StartAnalysisButton({
   ButtonProps,
   'onClick' | 'loading'
 >) {
-  const start = useStartDomainAnalysis({ onSuccess: onStarted, onRefused });
+  const start = useStartDomainAnalysis({ domainId, onSuccess: onStarted, onRefused });
   return (
-    <Button {...props} loading={start.isPending} onClick={() => start.mutate({ domainId, crawlRequest: {} })}>
+    <Button {...props} loading={start.isPending} onClick={() => start.mutate({ crawlRequest: {} })}>
       {start.isPending ? null : <Play aria-hidden="true" />}
       {children}
     </Button>

@@ -1,25 +1,34 @@
 // Starting an analysis of a domain, with the spec's messages (section 8): 'Analysis Started' on success; any
 // failure but a lost session (the query client handles that) says 'Error: Failed to start analysis. Please
-// try again.' — except the API's refusal of an inactive domain (409), where trying again cannot help: its
-// own reason is shown, and `onRefused` lets the screen reload the domain (deactivated in another tab).
+// try again.' — with the server's reason when the domain already has an analysis waiting or running (409
+// naming it), and, for the API's refusal of an inactive domain (409), its own reason alone: trying again
+// cannot help. `onRefused` lets the screen reload the domain (deactivated in another tab, or started there).
 import type { Analysis } from '@csp/shared/schemas/analysis';
-import { useRef } from 'react';
+import { useIsMutating } from '@tanstack/react-query';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { type StartAnalysisBody, useStartAnalysis } from '../api/start-analysis';
+import { type StartAnalysisBody, startAnalysisKey, useStartAnalysis } from '../api/start-analysis';
+
+const START_FAILED = 'Failed to start analysis. Please try again.';
+
+/**
+ * Domains with a start in flight, across every start button of the screen (Quick Start, Start Your First
+ * Analysis, the advanced form): clicks in the same tick arrive before React re-renders the buttons disabled.
+ */
+const inFlight = new Set<string>();
 
 export function useStartDomainAnalysis({
+  domainId,
   onSuccess,
   onError,
   onRefused,
 }: {
+  domainId: string;
   onSuccess?: (analysis: Analysis) => void;
   onError?: (error: Error) => void;
   onRefused?: () => void;
-} = {}) {
-  // A double click sends two clicks before React re-renders the button disabled: one start at a time.
-  const inFlight = useRef(false);
-  const mutation = useStartAnalysis({
+}) {
+  const mutation = useStartAnalysis(domainId, {
     onSuccess: (analysis) => {
       toast({
         title: 'Analysis Started',
@@ -28,26 +37,34 @@ export function useStartDomainAnalysis({
       onSuccess?.(analysis);
     },
     onError: (error) => {
-      const refused = error instanceof ApiError && error.status === 409 && error.serverMessage;
+      const conflict = error instanceof ApiError && error.status === 409 ? error : null;
+      // The domain's analysis that waits or runs: the server names it.
+      const busy = conflict && typeof conflict.body?.analysisId === 'string';
       // Over a limit (analyses waiting, daily pages): the server says which and until when.
       const limited = error instanceof ApiError && error.status === 429 && error.serverMessage;
+      const reason = conflict?.serverMessage;
       toast({
         variant: 'destructive',
         title: 'Error',
-        description: refused || limited || 'Failed to start analysis. Please try again.',
+        description: busy && reason ? `${START_FAILED} ${reason}` : reason || limited || START_FAILED,
       });
-      if (refused) onRefused?.();
+      if (conflict) onRefused?.();
       onError?.(error);
     },
   });
-  const start = (body: StartAnalysisBody) => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    mutation.mutate(body, {
-      onSettled: () => {
-        inFlight.current = false;
+  // Any start of this domain in flight, from this button or another: every start button waits for it.
+  const pending = useIsMutating({ mutationKey: startAnalysisKey(domainId) }) > 0;
+  const start = (body: Omit<StartAnalysisBody, 'domainId'>) => {
+    if (inFlight.has(domainId)) return;
+    inFlight.add(domainId);
+    mutation.mutate(
+      { ...body, domainId },
+      {
+        onSettled: () => {
+          inFlight.delete(domainId);
+        },
       },
-    });
+    );
   };
-  return { ...mutation, mutate: start };
+  return { ...mutation, isPending: pending || mutation.isPending, mutate: start };
 }

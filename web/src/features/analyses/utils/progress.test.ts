@@ -1,3 +1,4 @@
+import { stageBands, stagePercent } from '@csp/shared/analyses/progress-bands';
 import { describe, expect, it } from 'vitest';
 import {
   currentStageIndex,
@@ -84,15 +85,20 @@ describe('current stage', () => {
     );
   });
 
-  it('counts the pages crawled from the crawling band', () => {
-    expect(pagesCrawled({ status: 'running', progress: 41, stage: 'crawling', totalPages: 40 }, 41)).toEqual({
-      done: 20,
-      total: 40,
-    });
-    expect(pagesCrawled({ status: 'running', progress: 80, stage: 'crawling', totalPages: 40 }, 95)).toEqual({
-      done: 40,
-      total: 40,
-    });
+  it('counts the pages crawled back from the percent the crawler wrote for them', () => {
+    for (const total of [1, 6, 40, 60]) {
+      const bands = stageBands(total);
+      for (let done = 0; done <= total; done++) {
+        const percent = stagePercent(bands, 'crawling', done / total);
+        const source = {
+          status: 'running',
+          progress: percent,
+          stage: 'crawling' as const,
+          totalPages: total,
+        };
+        expect(pagesCrawled(source, percent), `${done} of ${total}`).toEqual({ done, total });
+      }
+    }
     expect(pagesCrawled({ status: 'running', progress: 2, stage: 'crawling', totalPages: 0 }, 2)).toBeNull();
     expect(
       pagesCrawled({ status: 'running', progress: 85, stage: 'rerendering', totalPages: 9 }, 85),

@@ -1,6 +1,7 @@
 // Analysis states and crawl stages (spec section 4, section 9): the stage the crawler reports when the
 // analysis has one, the spec's 25/50/75/100 percent thresholds for older analyses without it.
-import { type AnalysisStage, STAGE_BANDS } from '@csp/shared/schemas/analysis';
+import { stageBands } from '@csp/shared/analyses/progress-bands';
+import type { AnalysisStage } from '@csp/shared/schemas/analysis';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 
 /** Polled every 2 s while pending or running (spec section 4). */
@@ -140,22 +141,21 @@ export function progressStatusText(analysis: {
     : 'Actively crawling and analyzing resources...';
 }
 
-/** The crawling stage's share of the percent: within it the percent grows with the pages crawled. */
-export const CRAWLING_BAND = STAGE_BANDS.crawling;
-
 /**
- * How many of the pages found were crawled, while crawling: from where the percent is in the crawling
- * band. Null in any other stage or before any page was found.
+ * How many of the pages found were crawled, while crawling: from where the percent is in the crawling band
+ * (as wide as the crawler made it for the pages found, shared/src/analyses/progress-bands.ts). Null in any
+ * other stage or before any page was found.
  */
 export function pagesCrawled(
   analysis: ProgressSource & { totalPages: number },
   percent: number,
 ): { done: number; total: number } | null {
   if (analysis.stage !== 'crawling' || analysis.totalPages <= 0) return null;
-  const [start, end] = CRAWLING_BAND;
+  const [start, end] = stageBands(analysis.totalPages).crawling;
   const fraction = Math.min(1, Math.max(0, (percent - start) / (end - start)));
   return {
-    done: Math.min(analysis.totalPages, Math.round(fraction * analysis.totalPages)),
+    // The crawler floors its percent: the pages done are the fewest that reach it.
+    done: Math.min(analysis.totalPages, Math.max(0, Math.ceil(fraction * analysis.totalPages - 1e-9))),
     total: analysis.totalPages,
   };
 }
