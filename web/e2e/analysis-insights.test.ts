@@ -4,6 +4,7 @@
 // met while polling; the truthful verification line with what remains blocked and 'Needs attention'; the
 // crawl coverage card, the policy findings and the header budget; and an older analysis without any of them.
 import { failAnalysis } from '@csp/functions/src/store/analysis-runs';
+import { stageBands, stagePercent } from '@csp/shared/analyses/progress-bands';
 import type { Domain } from '@csp/shared/schemas/domain';
 import { describe, expect, it } from 'vitest';
 import { visibleText } from './harness';
@@ -35,6 +36,9 @@ async function stages(scope = '') {
   );
 }
 
+/** Half of a 40-page crawl done, where the crawler puts it (its band depends on the pages found). */
+const HALF_OF_40 = stagePercent(stageBands(40), 'crawling', 0.5);
+
 const innerText = (selector: string) =>
   t.page.$eval(selector, (el) => (el as HTMLElement).innerText.replace(/\s+/g, ' '));
 
@@ -49,7 +53,7 @@ describe('progress stages', () => {
       },
       {
         stage: 'crawling',
-        progress: 41,
+        progress: HALF_OF_40,
         active: 'Crawling Website',
         status: 'Actively crawling and analyzing resources...',
       },
@@ -142,7 +146,12 @@ describe('progress stages', () => {
     const id = await seedRunning(
       t.server.deps.db,
       { userId: t.user.id, domainId: domain.id, url: domain.url },
-      { stage: 'crawling', progress: 41, currentPage: 'https://stages.example.com/a', totalPages: 40 },
+      {
+        stage: 'crawling',
+        progress: HALF_OF_40,
+        currentPage: 'https://stages.example.com/a',
+        totalPages: 40,
+      },
     );
     await open(`/domains/${domain.id}`, '[data-testid="active-analysis"]');
     expect(await innerText('[data-testid="progress-stage"]')).toBe('Crawling Website, 20 of 40 pages');
