@@ -6,14 +6,12 @@ import { Copy, Download, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
-import { Field } from '@/components/ui/field';
-import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { copyText } from '@/lib/clipboard';
 import { downloadText } from '@/lib/download';
 import { useRecoveryCodesLeft, useRegenerateRecoveryCodes } from '../api/account';
+import { PasswordConfirmDialog } from './password-confirm-dialog';
 
 /** The codes just issued, shown this once. */
 export function FreshRecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
@@ -101,40 +99,23 @@ export function RecoveryCodesStatus({ onRegenerated }: { onRegenerated: (codes: 
         <RefreshCw aria-hidden="true" />
         Regenerate codes
       </Button>
-      <Dialog
+      <PasswordConfirmDialog
         open={open}
-        onOpenChange={(next) => {
-          if (!regenerate.isPending) setOpen(next);
-        }}
+        onOpenChange={setOpen}
+        pending={regenerate.isPending}
         title="Regenerate recovery codes"
         description={`You get ${RECOVERY_CODE_COUNT} new codes; the ones you have stop working.`}
-        footer={
-          <>
-            <Button variant="outline" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button
-              onClick={onRegenerate}
-              disabled={!password}
-              loading={regenerate.isPending}
-              data-testid="confirm-regenerate-recovery-codes"
-            >
-              Regenerate
-            </Button>
-          </>
-        }
-      >
-        <Field id="regenerate-codes-password" label="Your password" error={error}>
-          <PasswordInput
-            value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              setError(undefined);
-            }}
-            autoComplete="current-password"
-          />
-        </Field>
-      </Dialog>
+        confirmLabel="Regenerate"
+        confirmTestId="confirm-regenerate-recovery-codes"
+        onConfirm={onRegenerate}
+        fieldId="regenerate-codes-password"
+        password={password}
+        onPasswordChange={(next) => {
+          setPassword(next);
+          setError(undefined);
+        }}
+        error={error}
+      />
     </div>
   );
 }

@@ -9,10 +9,8 @@ import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Dialog } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { copyText } from '@/lib/clipboard';
@@ -22,6 +20,7 @@ import {
   useSetupTwoFactor,
   useVerifyTwoFactor,
 } from '../api/account';
+import { PasswordConfirmDialog } from './password-confirm-dialog';
 import { FreshRecoveryCodes, RecoveryCodesStatus } from './recovery-codes';
 
 const CODE_LENGTH = 6;
@@ -241,41 +240,24 @@ function Enabled() {
         <ShieldOff aria-hidden="true" />
         Disable 2FA
       </Button>
-      <Dialog
+      <PasswordConfirmDialog
         open={open}
-        onOpenChange={(next) => {
-          if (!disable.isPending) setOpen(next);
-        }}
+        onOpenChange={setOpen}
+        pending={disable.isPending}
         title="Disable 2FA"
         description="Are you sure you want to disable 2FA? This will make your account less secure."
-        footer={
-          <>
-            <Button variant="outline" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button
-              variant="destructive"
-              onClick={onDisable}
-              disabled={!password}
-              loading={disable.isPending}
-              data-testid="confirm-disable-2fa"
-            >
-              Disable 2FA
-            </Button>
-          </>
-        }
-      >
-        <Field id="disable-2fa-password" label="Your password" error={error}>
-          <PasswordInput
-            value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              setError(undefined);
-            }}
-            autoComplete="current-password"
-          />
-        </Field>
-      </Dialog>
+        confirmLabel="Disable 2FA"
+        confirmVariant="destructive"
+        confirmTestId="confirm-disable-2fa"
+        onConfirm={onDisable}
+        fieldId="disable-2fa-password"
+        password={password}
+        onPasswordChange={(next) => {
+          setPassword(next);
+          setError(undefined);
+        }}
+        error={error}
+      />
     </div>
   );
 }
