@@ -211,7 +211,8 @@ export async function allowDownloads(browser: Browser): Promise<string> {
  */
 export async function waitForDownload(dir: string, filename: string): Promise<string> {
   const path = join(dir, filename.startsWith('.') ? `${filename.slice(1)}.txt` : filename);
-  for (let i = 0; i < 100; i++) {
+  // Up to 30 s: a loaded CI machine can take seconds to write a small file.
+  for (let i = 0; i < 300; i++) {
     try {
       const content = readFileSync(path, 'utf8');
       if (content !== '' && !existsSync(`${path}.crdownload`)) {

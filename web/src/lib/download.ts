@@ -9,6 +9,7 @@ export function downloadText(filename: string, content: string, type = 'text/pla
   document.body.append(link);
   link.click();
   link.remove();
-  // The download has started by now; the URL only needs to outlive the click.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  // The browser reads the Blob URL after the click, on its own time: on a busy machine that can take
+  // seconds, and a revoked URL is a failed download. FileSaver.js keeps it 40 s for the same reason.
+  setTimeout(() => URL.revokeObjectURL(url), 40_000);
 }
