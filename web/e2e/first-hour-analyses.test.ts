@@ -24,6 +24,8 @@ describe('three clicks, one analysis', () => {
     const domain = await createDomain('Triple', 'https://triple.example.com');
     await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
     await t.page.waitForSelector(QUICK_START);
+    // The screen has settled (its reads answered, nothing moves any more): a user aims at a button that stays.
+    await t.page.waitForNetworkIdle({ idleTime: 300 });
     const answers: number[] = [];
     const onResponse = (r: HTTPResponse) => {
       if (r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/csp-analyses') {
@@ -38,7 +40,9 @@ describe('three clicks, one analysis', () => {
       await t.page.mouse.click(box!.x + box!.width / 2, box!.y + box!.height / 2);
       await sleep(150);
     }
-    await waitForToast(t.page, 'Analysis Started');
+    await waitForToast(t.page, 'Analysis Started').catch((error: Error) => {
+      throw new Error(`${error.message}; answers to the clicks: ${JSON.stringify(answers)}`);
+    });
     await sleep(1000); // any later answer has arrived by now
     t.page.off('response', onResponse);
     expect(answers.filter((s) => s === 201)).toHaveLength(1);

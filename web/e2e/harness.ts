@@ -159,18 +159,28 @@ export async function visibleText(page: Page): Promise<string> {
 
 /** Waits until the current toast has this title, and returns its title and description text. */
 export async function waitForToast(page: Page, title: string): Promise<{ text: string; variant: string }> {
-  const handle = await page.waitForFunction(
-    (wanted: string) => {
-      const toast = [...document.querySelectorAll<HTMLElement>('[data-testid="toast"]')].find((t) =>
-        t.innerText.includes(wanted),
-      );
-      return toast
-        ? { text: toast.innerText.replace(/\s+/g, ' '), variant: toast.dataset.variant ?? '' }
-        : null;
-    },
-    { timeout: 15_000 },
-    title,
-  );
+  const handle = await page
+    .waitForFunction(
+      (wanted: string) => {
+        const toast = [...document.querySelectorAll<HTMLElement>('[data-testid="toast"]')].find((t) =>
+          t.innerText.includes(wanted),
+        );
+        return toast
+          ? { text: toast.innerText.replace(/\s+/g, ' '), variant: toast.dataset.variant ?? '' }
+          : null;
+      },
+      { timeout: 15_000 },
+      title,
+    )
+    .catch(async (error: Error) => {
+      // Say what the screen showed instead: the toast that came, or none.
+      const shown = await page
+        .$$eval('[data-testid="toast"]', (ts) =>
+          ts.map((t) => (t as HTMLElement).innerText.replace(/\s+/g, ' ')),
+        )
+        .catch(() => []);
+      throw new Error(`no '${title}' toast (${error.message}); toasts: ${JSON.stringify(shown)}`);
+    });
   return (await handle.jsonValue()) as { text: string; variant: string };
 }
 

@@ -4,18 +4,12 @@
 // naming it), and, for the API's refusal of an inactive domain (409), its own reason alone: trying again
 // cannot help. `onRefused` lets the screen reload the domain (deactivated in another tab, or started there).
 import type { Analysis } from '@csp/shared/schemas/analysis';
-import { useIsMutating } from '@tanstack/react-query';
+import { useIsMutating, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { type StartAnalysisBody, startAnalysisKey, useStartAnalysis } from '../api/start-analysis';
 
 const START_FAILED = 'Failed to start analysis. Please try again.';
-
-/**
- * Domains with a start in flight, across every start button of the screen (Quick Start, Start Your First
- * Analysis, the advanced form): clicks in the same tick arrive before React re-renders the buttons disabled.
- */
-const inFlight = new Set<string>();
 
 export function useStartDomainAnalysis({
   domainId,
@@ -28,6 +22,7 @@ export function useStartDomainAnalysis({
   onError?: (error: Error) => void;
   onRefused?: () => void;
 }) {
+  const queryClient = useQueryClient();
   const mutation = useStartAnalysis(domainId, {
     onSuccess: (analysis) => {
       toast({
@@ -55,16 +50,11 @@ export function useStartDomainAnalysis({
   // Any start of this domain in flight, from this button or another: every start button waits for it.
   const pending = useIsMutating({ mutationKey: startAnalysisKey(domainId) }) > 0;
   const start = (body: Omit<StartAnalysisBody, 'domainId'>) => {
-    if (inFlight.has(domainId)) return;
-    inFlight.add(domainId);
-    mutation.mutate(
-      { ...body, domainId },
-      {
-        onSettled: () => {
-          inFlight.delete(domainId);
-        },
-      },
-    );
+    // Clicks in the same tick arrive before React re-renders the buttons disabled: the mutation cache knows
+    // at once (a mutation is pending from the moment it is started), whichever button started it and even
+    // if that button has gone since.
+    if (queryClient.isMutating({ mutationKey: startAnalysisKey(domainId) }) > 0) return;
+    mutation.mutate({ ...body, domainId });
   };
   return { ...mutation, isPending: pending || mutation.isPending, mutate: start };
 }
