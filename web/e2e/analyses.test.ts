@@ -9,6 +9,7 @@ import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import { type Domain, INACTIVE_DOMAIN } from '@csp/shared/schemas/domain';
 import { describe, expect, it } from 'vitest';
 import {
+  clickSelector,
   clickText,
   dismissAchievementOverlay,
   fill,
@@ -383,12 +384,12 @@ describe('analysis screen', () => {
     );
 
     // csp-policy.txt and a server configuration with its warnings.
-    await t.page.click('[data-testid="download-policy"]');
+    await clickSelector(t.page, '[data-testid="download-policy"]');
     expect(await downloaded('csp-policy.txt')).toBe(
       `Content-Security-Policy: ${serializePolicy(ALLOWLIST_RULES)}\n`,
     );
     await clickText(t.page, 'button', 'Nginx');
-    await t.page.click('[data-testid="download-nginx"]');
+    await clickSelector(t.page, '[data-testid="download-nginx"]');
     expect(await downloaded('nginx.conf')).toBe(exportPolicy('nginx', ALLOWLIST_RULES).content);
 
     await clickText(t.page, 'a', 'Back to Domain');

@@ -1,6 +1,6 @@
 import type { Domain } from '@csp/shared/schemas/domain';
 import { describe, expect, it } from 'vitest';
-import { clickText, confirmDialog, fill, waitForDownload, waitForToast } from './harness';
+import { clickSelector, clickText, confirmDialog, fill, waitForDownload, waitForToast } from './harness';
 import { seedCompleted } from './seed';
 import { setupSignedInBrowser } from './signed-in-browser';
 
@@ -273,14 +273,14 @@ describe('CSP rules generator panel', () => {
       await t.page.waitForFunction(() => !document.querySelector('[data-testid="unsaved-changes"]'));
       const [config] = await listConfigurations(domain.id);
       expect(config!.serverType).toBe(format);
-      await t.page.click('[data-testid="config-download-server"]');
+      await clickSelector(t.page, '[data-testid="config-download-server"]');
       const file = await downloaded(filename);
       const served = await (
         await t.client.get(`/api/csp-configurations/${config!.id}/export?format=${format}`)
       ).text();
       expect(file).toBe(served);
     }
-    await t.page.click('[data-testid="config-download-policy"]');
+    await clickSelector(t.page, '[data-testid="config-download-policy"]');
     const policy = await downloaded('csp-policy.txt');
     const [config] = await listConfigurations(domain.id);
     expect(policy).toBe(

@@ -10,6 +10,7 @@ import { serverExport } from '@csp/shared/csp/server-export';
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  clickSelector,
   clickText,
   dismissAchievementOverlay,
   fill,
@@ -104,7 +105,7 @@ describe('the first analysis of a clean local site', () => {
     await t.page.screenshot({ path: `${SHOTS}/analysis-1440.png`, fullPage: true });
 
     // csp-policy.txt names the header it is for.
-    await t.page.click('[data-testid="download-policy"]');
+    await clickSelector(t.page, '[data-testid="download-policy"]');
     expect(await waitForDownload(t.downloads, 'csp-policy.txt')).toMatch(
       /^Content-Security-Policy: default-src /,
     );
@@ -115,7 +116,7 @@ describe('the first analysis of a clean local site', () => {
       document.querySelector('[data-testid="policy-header"]')?.textContent?.includes("'strict-dynamic'"),
     );
     await clickText(t.page, 'button', 'Nginx');
-    await t.page.click('[data-testid="download-nginx"]');
+    await clickSelector(t.page, '[data-testid="download-nginx"]');
     const fromAnalysis = await waitForDownload(t.downloads, 'nginx.conf');
     expect(fromAnalysis).toContain("'nonce-$request_id'");
     expect(fromAnalysis).not.toContain('REPLACE-WITH-A-FRESH-NONCE');

@@ -8,6 +8,7 @@ import { getUserByUsername } from '@csp/functions/src/store/users';
 import { totpCode } from '@csp/functions/src/testing/totp-codes';
 import { describe, expect, it } from 'vitest';
 import {
+  clickSelector,
   clickText,
   dismissToasts,
   solveWidget,
@@ -104,7 +105,7 @@ describe('two-factor recovery codes', () => {
     expect(await visibleText(t.page)).toContain('They are shown only this once.');
     await dismissToasts(t.page);
     await shot('2fa-codes');
-    await t.page.click('[data-testid="download-recovery-codes"]');
+    await clickSelector(t.page, '[data-testid="download-recovery-codes"]');
     const file = await waitForDownload(t.downloads, 'csp-generator-recovery-codes.txt');
     expect(file.trim().split('\n')).toEqual(codes);
 

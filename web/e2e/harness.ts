@@ -16,7 +16,7 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { Browser, ConsoleMessage, Page } from 'puppeteer-core';
+import type { Browser, ConsoleMessage, ElementHandle, Page } from 'puppeteer-core';
 import type {} from 'vitest';
 
 declare module 'vitest' {
@@ -203,7 +203,42 @@ export async function fill(page: Page, selector: string, value: string): Promise
 /** Clicks the first `tag` element (an XPath step: 'button', 'dialog//button', '*') whose text is `text`. */
 export async function clickText(page: Page, tag: string, text: string): Promise<void> {
   const el = await page.waitForSelector(`xpath/.//${tag}[normalize-space()="${text}"]`);
-  await el!.click();
+  await clickUncovered(page, el!);
+}
+
+/** Clicks the element `selector` finds once nothing covers it (clickUncovered). */
+export async function clickSelector(page: Page, selector: string): Promise<void> {
+  const el = await page.waitForSelector(selector);
+  await clickUncovered(page, el!);
+}
+
+/**
+ * Clicks an element where a user would: its middle, once nothing lies over it. A toast fading out or a
+ * layout still moving can cover it for a moment (wait); an achievement card that came up meanwhile is closed
+ * as a user closes it; anything else over it for 5 s fails, naming what covers it.
+ */
+export async function clickUncovered(page: Page, el: ElementHandle<Element>): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    await el.scrollIntoView();
+    const covering = await el.evaluate((node) => {
+      const r = node.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || node.contains(hit)) return null;
+      const card = hit.closest('[data-testid="achievement-overlay"]');
+      return card
+        ? 'achievement'
+        : `${hit.tagName.toLowerCase()} "${(hit.textContent ?? '').trim().slice(0, 60)}"`;
+    });
+    if (covering === null) break;
+    if (covering === 'achievement') {
+      await page.click('[data-testid="achievement-continue"]').catch(() => {});
+    } else if (Date.now() > deadline) {
+      throw new Error(`cannot click: covered by ${covering}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await el.click();
 }
 
 /** Lets the browser save downloads into a fresh temporary folder, and returns it. */

@@ -1,7 +1,7 @@
 // Asks before a screen with unsaved changes is left. A move inside the app is held by react-router's blocker
 // and the screen asks with its own dialog (from the blocker this returns); a reload, a typed address or a
 // closed tab gets the browser's own beforeunload prompt (browsers show their own words, never a page's).
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { type Blocker, type Location, useBlocker } from 'react-router-dom';
 
 /**
@@ -24,9 +24,18 @@ export function useUnsavedChangesGuard(unsaved: boolean): Blocker {
       unsaved && currentLocation.pathname !== nextLocation.pathname && !passesFreely(nextLocation),
   );
 
+  // Once the user has said "leave", the address changes before the screen goes (React renders the next
+  // screen when it can): a reload or typed address in between must not ask a second time.
+  // (A screen that stays mounted for the next address starts over once it has nothing unsaved.)
+  const proceeding = useRef(false);
+
   useEffect(() => {
-    if (!unsaved) return;
+    if (!unsaved) {
+      proceeding.current = false;
+      return;
+    }
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (proceeding.current) return;
       event.preventDefault();
       // Chromium before 119 and Safari still ask only when returnValue is set.
       event.returnValue = '';
@@ -35,5 +44,12 @@ export function useUnsavedChangesGuard(unsaved: boolean): Blocker {
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
   }, [unsaved]);
 
-  return blocker;
+  if (blocker.state !== 'blocked') return blocker;
+  return {
+    ...blocker,
+    proceed: () => {
+      proceeding.current = true;
+      blocker.proceed();
+    },
+  };
 }
