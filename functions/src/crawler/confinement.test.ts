@@ -3,13 +3,10 @@
 // X): every hijacked write is refused, Y and its owner are untouched, and X still completes. And Chromium
 // starts without the process' environment: no AWS credentials, no secrets.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import type { CompletedRun, ProgressReport } from '../crawl-writer/requests';
 import { type CrawlWriter, inProcessCrawlWriter, type RunCredentials } from '../crawl-writer/writer';
-import type { LocalServer } from '../local/server';
 import { getCounters } from '../store/achievements';
 import { getAnalysis } from '../store/analyses';
 import { claimAnalysis } from '../store/analysis-runs';
@@ -17,20 +14,12 @@ import { getKnowledge } from '../store/knowledge';
 import { newRunToken, runTokenDigest } from '../store/run-token';
 import { registeredClient, startTestServer } from '../testing/api-server';
 import { loopbackCrawlHandler } from '../testing/crawl-handler';
+import { perTestServers } from '../testing/per-test-servers';
 import { sqsRecord } from '../testing/sqs-events';
 import { CHROMIUM_ENV_NAMES, closeBrowser, launchBrowser } from './browser';
-import { type FixtureSites, startFixtureSites } from './fixtures/sites';
+import { startFixtureSites } from './fixtures/sites';
 
-const blobDir = mkdtempSync(join(tmpdir(), 'csp-blobs-'));
-afterAll(() => rmSync(blobDir, { recursive: true, force: true }));
-let server: LocalServer | undefined;
-let sites: FixtureSites | undefined;
-afterEach(async () => {
-  await server?.close();
-  await sites?.close();
-  server = undefined;
-  sites = undefined;
-});
+const live = perTestServers();
 
 /** Every process below `pid` (Chromium's zygote, renderers, GPU and network services). */
 function descendants(pid: number): number[] {
@@ -91,7 +80,7 @@ describe('crawler confinement', () => {
   );
 
   it("refuses a crawl of X every write to another user's analysis Y and with a forged token; X completes", async () => {
-    sites = await startFixtureSites({
+    live.sites = await startFixtureSites({
       mainOnly: () => ({
         '/': {
           type: 'text/html',
@@ -101,12 +90,12 @@ describe('crawler confinement', () => {
       }),
     });
     // The server's own queue delivers to nothing: the test hands X's message to the crawl handler itself.
-    server = await startTestServer({ crawlHandler: () => async () => ({ batchItemFailures: [] }) });
-    const s = server;
+    live.server = await startTestServer({ crawlHandler: () => async () => ({ batchItemFailures: [] }) });
+    const s = live.server;
     const start = async () => {
       const { client } = await registeredClient(s.url);
       const domain = await (
-        await client.post('/api/domains', { name: 'Site', url: `${sites!.origins.main}/` })
+        await client.post('/api/domains', { name: 'Site', url: `${live.sites!.origins.main}/` })
       ).json();
       const res = await client.post('/api/csp-analyses', {
         domainId: domain.id,
@@ -146,7 +135,7 @@ describe('crawler confinement', () => {
         return real.complete(run, result);
       },
     };
-    const handler = loopbackCrawlHandler(s.deps, blobDir, {
+    const handler = loopbackCrawlHandler(s.deps, live.blobDir, {
       crawlOptions: { rerender: false },
       writer: hostile,
     });

@@ -2,33 +2,21 @@
 // Local, Chromium and loopback fixture sites. Continuations, duplicate deliveries and the dead-letter path.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BlobStore } from '../blobs';
 import type { LocalServer } from '../local/server';
 import { getAnalysis } from '../store/analyses';
 import { getKnowledge } from '../store/knowledge';
 import { registeredClient, startTestServer } from '../testing/api-server';
 import { loopbackCrawlHandler } from '../testing/crawl-handler';
+import { perTestServers } from '../testing/per-test-servers';
 import { sqsRecord } from '../testing/sqs-events';
-import { type FixtureSites, startFixtureSites } from './fixtures/sites';
+import { startFixtureSites } from './fixtures/sites';
 import type { CrawlHandlerDeps } from './handler';
 import { FINISH_RESERVE_MS } from './run-analysis';
 
-const blobDir = mkdtempSync(join(tmpdir(), 'csp-blobs-'));
-afterAll(() => rmSync(blobDir, { recursive: true, force: true }));
-
-let server: LocalServer | undefined;
-let sites: FixtureSites | undefined;
-afterEach(async () => {
-  await server?.close();
-  await sites?.close();
-  server = undefined;
-  sites = undefined;
-});
+const live = perTestServers();
 
 const page = (title: string, links: string[], extra = '') => ({
   type: 'text/html',
@@ -38,7 +26,7 @@ const page = (title: string, links: string[], extra = '') => ({
 });
 
 async function smallSite(slowPaths?: Record<string, number>) {
-  sites = await startFixtureSites({
+  live.sites = await startFixtureSites({
     ...(slowPaths ? { slowPaths } : {}),
     mainOnly: (o) => ({
       '/': page('home', ['/a', '/b', '/c'], `<script src="${o.cdn}/lib.js"></script>`),
@@ -50,7 +38,7 @@ async function smallSite(slowPaths?: Record<string, number>) {
       '/logo.png': { type: 'image/png', body: Buffer.from('89504e470d0a1a0a', 'hex') },
     }),
   });
-  return sites;
+  return live.sites;
 }
 
 /** Chromium processes still running with this user agent on their command line. */
@@ -67,15 +55,15 @@ const SLOW = { '/a': 1200, '/b': 1200, '/c': 1200, '/d': 1200 };
 type Overrides = Partial<Omit<CrawlHandlerDeps, 'db' | 'queue' | 'logger'>>;
 
 async function serverWithCrawler(overrides: Overrides = {}) {
-  server = await startTestServer({
-    crawlHandler: (deps) => loopbackCrawlHandler(deps, blobDir, overrides),
+  live.server = await startTestServer({
+    crawlHandler: (deps) => loopbackCrawlHandler(deps, live.blobDir, overrides),
   });
-  return server;
+  return live.server;
 }
 
 /** A handler on the server's table and queue that the test calls itself (not through the queue). */
 function directHandler(s: LocalServer, crawlOptions: CrawlHandlerDeps['crawlOptions'] = {}) {
-  return loopbackCrawlHandler(s.deps, blobDir, { crawlOptions });
+  return loopbackCrawlHandler(s.deps, live.blobDir, { crawlOptions });
 }
 
 /** One SQS record for an analysis, as the queue delivers it. */
@@ -216,8 +204,8 @@ describe('crawl handler', () => {
   it('runs at most 2 analyses of one user at once: the third waits, queued, and runs after', async () => {
     const site = await smallSite(SLOW);
     // The server's own queue delivers to nothing: this test delivers the messages itself.
-    server = await startTestServer({ crawlHandler: () => async () => ({ batchItemFailures: [] }) });
-    const s = server;
+    live.server = await startTestServer({ crawlHandler: () => async () => ({ batchItemFailures: [] }) });
+    const s = live.server;
     const handler = directHandler(s, { rerender: false });
     const { client } = await registeredClient(s.url);
     const ids: string[] = [];

@@ -1,13 +1,6 @@
-// One user cannot fill the crawl queue: at most 20 analyses waiting (atomic under parallel starts, released
-// when an analysis ends, healed after a lost release), and a daily page budget reserved at the start and
-// given back for the pages a crawl did not visit. Over HTTP on DynamoDB Local, with the real crawler for the
-// refund.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type FixtureSites, startFixtureSites } from '../../crawler/fixtures/sites';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSites } from '../../crawler/fixtures/sites';
 import type { LocalServer } from '../../local/server';
 import { createLogger } from '../../logger';
 import { createDeadLetterHandler } from '../../queue/dead-letter';
@@ -15,20 +8,11 @@ import { analysisKey } from '../../store/keys';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 import { loopbackCrawlHandler } from '../../testing/crawl-handler';
 import type { HttpClient } from '../../testing/http-client';
+import { perTestServers } from '../../testing/per-test-servers';
 import { sqsRecord } from '../../testing/sqs-events';
 
 const WAITING = 'You already have 20 analyses waiting; wait for some to finish';
-const blobDir = mkdtempSync(join(tmpdir(), 'csp-blobs-'));
-afterAll(() => rmSync(blobDir, { recursive: true, force: true }));
-
-let server: LocalServer | undefined;
-let sites: FixtureSites | undefined;
-afterEach(async () => {
-  await server?.close();
-  await sites?.close();
-  server = undefined;
-  sites = undefined;
-});
+const live = perTestServers();
 
 /** A server whose crawl queue delivers to nothing: started analyses stay pending, as behind a long queue. */
 const idleServer = (env: Record<string, string> = {}) =>
@@ -45,8 +29,8 @@ async function deadLetter(s: LocalServer, analysisId: string) {
 
 describe('waiting analyses per user', () => {
   it('accepts exactly 20 of 50 parallel starts, refuses 30 with the message, and shows each place', async () => {
-    server = await idleServer();
-    const s = server;
+    live.server = await idleServer();
+    const s = live.server;
     const { client } = await registeredClient(s.url);
     const answers = await Promise.all(Array.from({ length: 50 }, () => start(client)));
     const statuses = answers.map((r) => r.status);
@@ -87,8 +71,8 @@ describe('waiting analyses per user', () => {
   }, 60_000);
 
   it('heals a place a crash left taken: an analysis that ended without releasing it no longer counts', async () => {
-    server = await idleServer();
-    const s = server;
+    live.server = await idleServer();
+    const s = live.server;
     const { client } = await registeredClient(s.url);
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) ids.push((await (await start(client)).json()).analysisId);
@@ -110,8 +94,8 @@ describe('waiting analyses per user', () => {
 
 describe('daily page budget', () => {
   it('refuses a start whose pages do not fit today, with when it resets', async () => {
-    server = await idleServer({ CRAWL_DAILY_PAGES: '120' });
-    const { client } = await registeredClient(server.url);
+    live.server = await idleServer({ CRAWL_DAILY_PAGES: '120' });
+    const { client } = await registeredClient(live.server.url);
     const big = await start(client, 100);
     expect(big.status).toBe(201);
     const over = await start(client, 30);
@@ -124,24 +108,24 @@ describe('daily page budget', () => {
     expect((await start(client, 1)).status).toBe(429);
     expect(await (await client.get('/api/csp-analyses')).json()).toHaveLength(2);
     // A failed analysis that never crawled gives all of its pages back.
-    await deadLetter(server, (await big.json()).analysisId);
+    await deadLetter(live.server, (await big.json()).analysisId);
     expect((await start(client, 100)).status).toBe(201);
     expect((await start(client, 1)).status).toBe(429);
     // Another user has a budget of their own.
-    const other = await registeredClient(server.url);
+    const other = await registeredClient(live.server.url);
     expect((await start(other.client, 120)).status).toBe(201);
   }, 60_000);
 
   it('gives back the pages a completed crawl did not visit', async () => {
-    sites = await startFixtureSites({
+    live.sites = await startFixtureSites({
       mainOnly: () => ({ '/': { type: 'text/html', body: '<!doctype html><title>one page</title>' } }),
     });
-    const url = `${sites.origins.main}/`;
-    server = await startTestServer({
+    const url = `${live.sites.origins.main}/`;
+    live.server = await startTestServer({
       env: { CRAWL_DAILY_PAGES: '100' },
-      crawlHandler: (deps) => loopbackCrawlHandler(deps, blobDir, { crawlOptions: { rerender: false } }),
+      crawlHandler: (deps) => loopbackCrawlHandler(deps, live.blobDir, { crawlOptions: { rerender: false } }),
     });
-    const s = server;
+    const s = live.server;
     const { client } = await registeredClient(s.url);
     const analyze = (maxPages: number) => client.post('/api/csp/analyze', { url, maxPages, crawlDelay: 0 });
     const first = await analyze(100);

@@ -1,13 +1,6 @@
-// One analysis of a domain at a time: parallel starts for one domain give one 201 and 409s with the reason;
-// the domain is free again when its analysis completes, fails (dead letter, stale run) or is deleted, and a
-// guard a crash left behind never keeps it refusing. Over HTTP on DynamoDB Local, with the real crawler for
-// the completion.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type FixtureSites, startFixtureSites } from '../../crawler/fixtures/sites';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSites } from '../../crawler/fixtures/sites';
 import type { LocalServer } from '../../local/server';
 import { createLogger } from '../../logger';
 import { createDeadLetterHandler } from '../../queue/dead-letter';
@@ -17,19 +10,10 @@ import { analysisKey } from '../../store/keys';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 import { loopbackCrawlHandler } from '../../testing/crawl-handler';
 import type { HttpClient } from '../../testing/http-client';
+import { perTestServers } from '../../testing/per-test-servers';
 import { sqsRecord } from '../../testing/sqs-events';
 
-const blobDir = mkdtempSync(join(tmpdir(), 'csp-blobs-'));
-afterAll(() => rmSync(blobDir, { recursive: true, force: true }));
-
-let server: LocalServer | undefined;
-let sites: FixtureSites | undefined;
-afterEach(async () => {
-  await server?.close();
-  await sites?.close();
-  server = undefined;
-  sites = undefined;
-});
+const live = perTestServers();
 
 /** A server whose crawl queue delivers to nothing: started analyses stay pending, as behind a long queue. */
 const idleServer = () => startTestServer({ crawlHandler: () => async () => ({ batchItemFailures: [] }) });
@@ -58,8 +42,8 @@ async function setFields(s: LocalServer, id: string, fields: Record<string, unkn
 
 describe('one analysis of a domain at a time', () => {
   it('accepts one of parallel starts for a domain and refuses the others with 409 and the reason', async () => {
-    server = await idleServer();
-    const s = server;
+    live.server = await idleServer();
+    const s = live.server;
     const { client } = await registeredClient(s.url);
     const domain = await newDomain(client);
     const answers = await Promise.all(Array.from({ length: 3 }, () => startFor(client, domain.id)));
@@ -90,8 +74,8 @@ describe('one analysis of a domain at a time', () => {
   }, 60_000);
 
   it('never stays refusing: a stale run is failed, a guard a crash left behind is freed', async () => {
-    server = await idleServer();
-    const s = server;
+    live.server = await idleServer();
+    const s = live.server;
     const { client } = await registeredClient(s.url);
     const domain = await newDomain(client);
     const first = (await (await startFor(client, domain.id)).json()) as { id: string };
@@ -110,15 +94,15 @@ describe('one analysis of a domain at a time', () => {
   }, 60_000);
 
   it('frees the domain when its crawl completes', async () => {
-    sites = await startFixtureSites({
+    live.sites = await startFixtureSites({
       mainOnly: () => ({ '/': { type: 'text/html', body: '<!doctype html><title>one page</title>' } }),
     });
-    server = await startTestServer({
-      crawlHandler: (deps) => loopbackCrawlHandler(deps, blobDir, { crawlOptions: { rerender: false } }),
+    live.server = await startTestServer({
+      crawlHandler: (deps) => loopbackCrawlHandler(deps, live.blobDir, { crawlOptions: { rerender: false } }),
     });
-    const s = server;
+    const s = live.server;
     const { client } = await registeredClient(s.url);
-    const domain = await newDomain(client, `${sites.origins.main}/`);
+    const domain = await newDomain(client, `${live.sites.origins.main}/`);
     const first = await startFor(client, domain.id);
     expect(first.status).toBe(201);
     await s.queue.idle();
