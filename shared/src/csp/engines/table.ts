@@ -50,13 +50,13 @@ const BCD = 'browser-compat-data http.headers.Content-Security-Policy';
 export const ENGINE_TABLE: Readonly<Record<EngineFeature, EngineRow>> = {
   'favicon-img-src': {
     title: 'Favicon fetches are checked against img-src',
-    // Chromium checks <link rel=icon> against img-src but fetches the default /favicon.ico from the
-    // browser process, outside the page's policy; headless Chromium (the crawler) fetches no favicon at
-    // all, so a crawl never sees either. Firefox's FaviconLoader checks both against img-src.
+    // Chromium checks <link rel=icon> against img-src (the crawl sees those: headless Chromium fetches
+    // them) but fetches the default /favicon.ico from the browser process, outside the page's policy, and
+    // headless never fetches it. Firefox's FaviconLoader checks both against img-src.
     since: { chromium: null, firefox: '23', safari: '7' },
-    note: "Firefox (and WebKit) check the site's /favicon.ico and <link rel=icon> against img-src; Chromium exempts the default /favicon.ico, and a headless crawl fetches no favicon at all.",
+    note: "Firefox (and WebKit) check the site's default /favicon.ico against img-src on every page; Chromium exempts it (it checks only <link rel=icon>), so a Chromium crawl never sees it.",
     source:
-      'https://github.com/getodk/central/pull/1685 (Firefox FaviconLoader img-src violation); https://github.com/w3c/webappsec-csp/issues/390; https://github.com/WebKit/WebKit/pull/40619 (WebKit /favicon.ico lookup)',
+      'https://github.com/getodk/central/pull/1685 (Firefox FaviconLoader img-src violation); https://github.com/firezone/firezone/issues/11247 (Chromium checks <link rel=icon>); https://github.com/w3c/webappsec-csp/issues/390; https://github.com/WebKit/WebKit/pull/40619 (WebKit /favicon.ico lookup)',
   },
   'script-src-elem': {
     title: 'script-src-elem',
