@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CrawlArtifact } from '../artifact';
+import { auditPolicy } from '../audit';
 import { generatePolicy } from '../generate';
 import { allowsObservation } from '../match';
 import type { CspRules } from '../policy';
@@ -208,5 +209,13 @@ describe('generatePolicy: favicons', () => {
       page: `${SITE}/`,
     });
     expect(generatePolicy(a).rules['img-src']).toEqual(["'self'"]);
+  });
+});
+
+describe('the audit reads the table', () => {
+  it('report-to alone names the engine versions that still need report-uri', () => {
+    const audit = auditPolicy({ 'default-src': ["'self'"], 'report-to': ['csp'] });
+    const finding = audit.findings.find((f) => f.code === 'report-to-only');
+    expect(finding?.description).toContain('Chromium before 70, Firefox before 149, Safari before 16.4');
   });
 });
