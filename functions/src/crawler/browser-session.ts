@@ -153,6 +153,7 @@ function mergeVisits(first: VisitResult, second: VisitResult): VisitResult {
     observations: [...observations.values()],
     violations: [...second.violations, ...first.violations],
     links: [...new Set([...second.links, ...first.links])],
+    icons: [...new Set([...second.icons, ...first.icons])],
     navigations: [...new Set([...second.navigations, ...first.navigations])],
     writes: [...second.writes, ...first.writes],
     interactionMs: second.interactionMs + first.interactionMs,

@@ -11,6 +11,7 @@
 import type { Observation } from '@csp/shared/csp/artifact';
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { classifyPage, observationKey } from './classify';
+import { ICON_LINKS_EXPRESSION, iconHrefs } from './favicons';
 import type { InstrumentItem } from './instrument';
 import { InstrumentChannel } from './instrument-channel';
 import { DEFAULT_INTERACTION_BUDGET_MS, interactionResultSchema, interactionSource } from './interact';
@@ -58,6 +59,8 @@ export interface VisitResult {
   /** Raw violations of the injected policy (verification counts these). */
   violations: InstrumentItem[];
   links: string[];
+  /** The page's `<link rel~=icon>` hrefs (favicons.ts). */
+  icons: string[];
   originalPolicy?: string;
   unmatchedInline: string[];
   /** Main-frame navigations the interaction triggered, blocked (http(s) targets only). */
@@ -204,6 +207,7 @@ export class TabCapture {
       observations: [],
       violations: [],
       links: [],
+      icons: [],
       unmatchedInline: [],
       navigations: [],
       writes: [],
@@ -254,6 +258,12 @@ export class TabCapture {
     );
     if (!collected.ok) problems.push(collected.reason);
     const links = collected.ok && Array.isArray(collected.value) ? collected.value : [];
+    const icons = await runStep<unknown>(
+      this.client,
+      ICON_LINKS_EXPRESSION,
+      limit(COLLECT_TIMEOUT_MS),
+      'reading the page icons',
+    );
     if (this.crashed)
       return { ...base, status, finalUrl, error: `${url}: the page crashed`, tabBroken: true };
     const currentUrl = this.page.url();
@@ -287,6 +297,7 @@ export class TabCapture {
       observations,
       violations: this.instrument.items.filter((i) => i.k === 'violation'),
       links: links.filter((l) => typeof l === 'string'),
+      icons: icons.ok ? iconHrefs(icons.value) : [],
       originalPolicy: interception.originalPolicies.get(finalUrl) ?? interception.originalPolicies.get(url),
       unmatchedInline: classified.unmatchedInline,
       navigations: [...new Set(interception.navigations)],

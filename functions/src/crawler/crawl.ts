@@ -11,6 +11,7 @@ import {
   withBrowserSession,
 } from './browser-session';
 import { discover, initialOrigin } from './discovery';
+import { addIconLinks, checkFavicons, FAVICON_CHECK_BUDGET_MS } from './favicons';
 import { Frontier } from './frontier';
 import { type CheckAddress, createTargetGuard } from './guard';
 import { HostScheduler } from './politeness';
@@ -108,7 +109,12 @@ export function initialCrawlState(job: ParsedCrawlJob, now = new Date()): CrawlS
 
 /** The artifact policy generation reads (the crawl's product). */
 export function crawlArtifact(state: CrawlState): CrawlArtifact {
-  return { origin: state.origin, pages: state.pages, errors: state.errors };
+  return {
+    origin: state.origin,
+    pages: state.pages,
+    errors: state.errors,
+    ...(state.favicons ? { favicons: state.favicons } : {}),
+  };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -279,6 +285,7 @@ export async function runCrawl(
         ...(result.incomplete ? { incomplete: result.incomplete } : {}),
       });
       if (result.error) addError(result.error);
+      addIconLinks(state, result.icons);
       if (result.status >= 400) {
         addError(`${item.url}: HTTP ${result.status}`);
         return;
@@ -349,6 +356,16 @@ export async function runCrawl(
   }
 
   const done = crawlFinished() && rerenderFinished();
+  if (done && state.favicons === undefined && Date.now() < options.deadline) {
+    state.favicons = await checkFavicons({
+      origin: state.origin,
+      links: state.iconLinks,
+      guard,
+      userAgent: job.userAgent,
+      deadline: Math.min(options.deadline, Date.now() + FAVICON_CHECK_BUDGET_MS),
+      beforeRequest: (url) => scheduler.wait(url.host),
+    });
+  }
   if (crawlFinished()) {
     state.frontier = [];
     if (done && state.offSite > 0) {

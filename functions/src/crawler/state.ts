@@ -1,6 +1,6 @@
 // The crawl's job and its resumable state. The state is plain JSON (zod-checked when loaded), so a crawl
 // can stop before a Lambda deadline, be stored, and continue in another invocation where it left off.
-import { pageArtifactSchema, rerenderSchema } from '@csp/shared/csp/artifact';
+import { faviconSchema, pageArtifactSchema, rerenderSchema } from '@csp/shared/csp/artifact';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import { crawlFailureSchema } from '@csp/shared/schemas/crawled-pages';
 import * as z from 'zod';
@@ -59,6 +59,10 @@ export const crawlStateSchema = z.object({
   rerenderQueue: z.array(z.string()).nullable().default(null),
   /** Pages loaded a second time, with their inline code. */
   rerenders: z.array(rerenderSchema).default([]),
+  /** `<link rel~=icon>` hrefs the pages named (favicons.ts), checked once the crawl is done. */
+  iconLinks: z.array(z.string()).default([]),
+  /** Whether each icon and /favicon.ico is served; absent until checked. */
+  favicons: z.array(faviconSchema).optional(),
   /** What acting on pages did, and the time the extra phases took (ms, summed over tabs). */
   stats: z
     .object({

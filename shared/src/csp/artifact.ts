@@ -97,10 +97,26 @@ export type RerenderItem = z.infer<typeof rerenderItemSchema>;
 export const rerenderSchema = z.object({ page: z.string(), inline: z.array(rerenderItemSchema) });
 export type Rerender = z.infer<typeof rerenderSchema>;
 
+/**
+ * A favicon the site points to (`<link rel~=icon href>`) or the origin's `/favicon.ico`, as the crawler
+ * fetched it. Firefox and WebKit check favicons against img-src, Chromium exempts /favicon.ico and a
+ * headless crawl fetches none, so no observation ever shows them (engines/table.ts, 'favicon-img-src').
+ */
+export const faviconSchema = z.object({
+  url: z.string(),
+  /** HTTP status of the crawler's fetch (0: not fetched, e.g. refused by the address guard). */
+  status: z.number().int(),
+  /** Where the URL came from: a page's <link rel~=icon>, or the origin's default /favicon.ico. */
+  from: z.enum(['link', 'default']),
+});
+export type Favicon = z.infer<typeof faviconSchema>;
+
 export const crawlArtifactSchema = z.object({
   /** Origin that 'self' stands for: the origin of the analysed site's URL. */
   origin: z.string(),
   pages: z.array(pageArtifactSchema),
   errors: z.array(z.string()),
+  /** Optional: crawls stored before favicons were checked have none. */
+  favicons: z.array(faviconSchema).optional(),
 });
 export type CrawlArtifact = z.infer<typeof crawlArtifactSchema>;

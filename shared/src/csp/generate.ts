@@ -20,7 +20,9 @@ import {
   UNSAFE_INLINE,
   WASM_UNSAFE_EVAL,
 } from './directives';
-import { addGeneratorFinding, compareFindings, policyFindingSchema } from './finding';
+import { withEngineFallbacks } from './engines/fallbacks';
+import { faviconSources } from './engines/favicon';
+import { addGeneratorFinding, compareFindings, type PolicyFinding, policyFindingSchema } from './finding';
 import { gather } from './gather';
 import { captureFindings, keywordFindings, unstableFindings } from './generator-findings';
 import { type CspRules, cspRulesSchema, policyBudgetSchema } from './policy';
@@ -174,6 +176,7 @@ export function generatePolicy(artifact: CrawlArtifact, options: GenerateOptions
     const sources = needs.get(directive);
     if (sources?.size) set(directive, sources);
   }
+  addFavicons(artifact, self, secure, rules, findings);
   // A child-src observation is a frame or a worker in a browser that reported the CSP2 name. Once
   // frame-src/worker-src exist, child-src is no longer consulted for them, so they must carry it too.
   const childSources = needs.get('child-src');
@@ -251,13 +254,39 @@ export function generatePolicy(artifact: CrawlArtifact, options: GenerateOptions
     const sources = rules.get(directive);
     if (sources) out[directive] = sortSources(sources);
   }
-  const fitted = fitToBudget(out, opts.budget, gathered.scriptHashPages);
+  const fitted = fitToBudget(withEngineFallbacks(out), opts.budget, gathered.scriptHashPages);
   for (const f of fitted.findings) addGeneratorFinding(findings, f);
   return {
     rules: fitted.rules,
     findings: [...findings.values()].sort(compareFindings),
     budget: fitted.budget,
   };
+}
+
+/** The favicons the site serves, in img-src (engines/favicon.ts says why), each explained once. */
+function addFavicons(
+  artifact: CrawlArtifact,
+  self: string,
+  secure: boolean,
+  rules: Map<Directive, Set<string>>,
+  findings: Map<string, PolicyFinding>,
+): void {
+  for (const source of faviconSources(artifact, self, secure)) {
+    let img = rules.get('img-src');
+    if (!img) {
+      img = new Set();
+      rules.set('img-src', img);
+    }
+    if (img.has(source)) continue;
+    img.add(source);
+    addGeneratorFinding(findings, {
+      severity: 'info',
+      directive: 'img-src',
+      code: 'favicon-allowed',
+      value: source,
+      description: `The site serves a favicon from ${source}. Firefox and Safari check favicons against img-src on every page (Chromium, which crawled, does not), so it is allowed here.`,
+    });
+  }
 }
 
 function siteOrigin(origin: string): string {

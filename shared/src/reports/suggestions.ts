@@ -13,6 +13,7 @@ import {
   UNSAFE_INLINE,
   WASM_UNSAFE_EVAL,
 } from '../csp/directives';
+import { countEngines, onlyEngine } from '../csp/engines/user-agent';
 import { allowsObservation } from '../csp/match';
 import type { CspRules } from '../csp/policy';
 import type { ReportSuggestion } from '../schemas/report';
@@ -25,8 +26,12 @@ export interface ReportGroupEvidence extends ReportGroupKey {
   count: number;
   firstSeen: string;
   lastSeen: string;
-  /** Stored reports of the group: page and code sample, newest first. */
-  reports: { documentUri: string; scriptSample?: string | null | undefined }[];
+  /** Stored reports of the group: page, code sample and user agent, newest first. */
+  reports: {
+    documentUri: string;
+    scriptSample?: string | null | undefined;
+    userAgent?: string | null | undefined;
+  }[];
 }
 
 /** The latest completed crawl of the domain: its allowlist policy and what it saw. */
@@ -55,6 +60,12 @@ function ruleSources(rules: CspRules, directive: string): readonly string[] {
 
 function pagesOf(reports: ReportGroupEvidence['reports']): string[] {
   return [...new Set(reports.map((r) => r.documentUri))].slice(0, PAGES_SHOWN);
+}
+
+/** Which engines sent the reports, and the one engine if only one did (a miss of that engine alone). */
+function enginesOf(reports: ReportGroupEvidence['reports']) {
+  const engines = countEngines(reports.map((r) => r.userAgent));
+  return { engines, onlyEngine: onlyEngine(engines) };
 }
 
 /**
@@ -130,6 +141,7 @@ function codeSuggestions(
       firstSeen: group.firstSeen,
       lastSeen: group.lastSeen,
       pages: pagesOf(reports),
+      ...enginesOf(reports),
     };
     if (group.source === 'wasm-eval') {
       return {
@@ -206,6 +218,7 @@ export function suggestFromReports(
       firstSeen: group.firstSeen,
       lastSeen: group.lastSeen,
       pages: pagesOf(group.reports),
+      ...enginesOf(group.reports),
       acceptable: true,
     };
     const reported = groupDirective(group.directive);

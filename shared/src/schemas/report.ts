@@ -1,6 +1,8 @@
 // Violation reports (spec sections 3 uri_reports, 5, 7, 9): what browsers send, what the queue carries,
 // what the owner API answers, and the suggestions made from them.
 import * as z from 'zod';
+import { engineSchema } from '../csp/engines/table';
+import { engineCountsSchema } from '../csp/engines/user-agent';
 import { DROP_REASONS, REPORT_LIMITS } from '../reports/limits';
 
 const L = REPORT_LIMITS;
@@ -257,6 +259,10 @@ export const reportSuggestionSchema = z.object({
   reason: z.string(),
   /** False for suspicious inline code: it must be reviewed, never accepted in one click. */
   acceptable: z.boolean(),
+  /** Of the suggestion's stored reports (sampled, unlike `count`), how many each engine family sent. */
+  engines: engineCountsSchema,
+  /** Every stored report came from this engine: a miss only that engine has (e.g. "Firefox only"). */
+  onlyEngine: engineSchema.nullable(),
 });
 export type ReportSuggestion = z.infer<typeof reportSuggestionSchema>;
 

@@ -133,7 +133,7 @@ export const domainReportRoutes = new Hono<ApiEnv>()
     for (const r of reports) {
       evidence
         .get(`${groupDirective(r.violatedDirective)}\n${groupSource(r.blockedUri)}`)
-        ?.reports.push({ documentUri: r.documentUri, scriptSample: r.scriptSample });
+        ?.reports.push({ documentUri: r.documentUri, scriptSample: r.scriptSample, userAgent: r.userAgent });
     }
     const body: ReportSuggestionList = {
       suggestions: suggestFromReports([...evidence.values()], {

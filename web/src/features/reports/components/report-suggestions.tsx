@@ -5,6 +5,7 @@ import type { ReportSuggestionList } from '@csp/shared/schemas/report';
 import { SuggestionClassBadge } from '@/components/suggestion-class-badge';
 import { countOf, formatCount } from '@/lib/format';
 import { ageLabel } from '../utils/age';
+import { EngineOnlyBadge, SuggestionEngines } from './suggestion-engines';
 
 export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; now: number }) {
   if (data.suggestions.length === 0) return null;
@@ -30,6 +31,7 @@ export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; n
             >
               <div className="flex flex-wrap items-center gap-2">
                 <SuggestionClassBadge suggestionClass={s.class} directive={s.directive} />
+                <EngineOnlyBadge suggestion={s} />
                 {/* Code that may be an injection is shown as what was blocked, never as a source to add. */}
                 <code className="[overflow-wrap:anywhere] font-mono text-sm">
                   {s.acceptable ? `${s.directive} ${s.source}` : `${s.directive}: ${s.blocked} code blocked`}
@@ -39,6 +41,7 @@ export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; n
                 </span>
               </div>
               <p className="text-xs text-muted-foreground">{s.reason}</p>
+              <SuggestionEngines suggestion={s} />
               {s.pages.length > 0 ? (
                 <p className="[overflow-wrap:anywhere] text-xs text-muted-foreground">
                   On {s.pages.slice(0, 3).join(', ')}
