@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { limitBody } from '../http/body-limit';
 import { securityHeaders } from '../http/security-headers';
 import type { ApiDeps, ApiEnv } from './deps';
+import { apiTokenAuth } from './middleware/api-token';
 import { clientRateLimit } from './middleware/client-rate-limit';
 import { csrfGuard } from './middleware/csrf';
 import { handleError, handleNotFound } from './middleware/errors';
@@ -12,6 +13,7 @@ import { loadSession } from './middleware/session';
 import { achievementRoutes } from './routes/achievements';
 import { adminRoutes } from './routes/admin';
 import { analysisRoutes, analyzeRoutes } from './routes/analyses';
+import { apiTokenRoutes } from './routes/api-tokens';
 import { challengeRoutes, loginRoutes, logoutRoutes, registerRoutes } from './routes/auth';
 import { configurationRoutes, domainConfigurationRoutes } from './routes/configurations';
 import { domainRoutes } from './routes/domains';
@@ -44,6 +46,7 @@ export function createApiApp(deps: ApiDeps) {
     c.header('Cache-Control', 'no-store');
   });
   app.use((c, next) => (isLargeBodyPath(c.req.path) ? largeBody : smallBody)(c, next));
+  app.use(apiTokenAuth());
   app.use(csrfGuard());
   app.use(loadSession());
 
@@ -55,6 +58,7 @@ export function createApiApp(deps: ApiDeps) {
     .route('/logout', logoutRoutes)
     .route('/user', userRoutes)
     .route('/user/team', myTeamRoutes)
+    .route('/user/api-tokens', apiTokenRoutes)
     .route('/domains', domainRoutes)
     .route('/domains', domainReportRoutes)
     .route('/domains', domainConfigurationRoutes)
