@@ -34,7 +34,7 @@ describe('webhook signatures', () => {
       'v1=abc',
       't=x,v1=00',
       `t=1,v1=${'g'.repeat(64)}`,
-      't=1,v1=' + 'a'.repeat(63),
+      `t=1,v1=${'a'.repeat(63)}`,
     ]) {
       expect(verifyWebhookSignature(secret, body, header, now)).toMatchObject({ valid: false });
     }

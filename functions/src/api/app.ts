@@ -10,6 +10,8 @@ import { handleError, handleNotFound } from './middleware/errors';
 import { originGuard } from './middleware/origin-guard';
 import { requestContext } from './middleware/request-context';
 import { loadSession } from './middleware/session';
+import { openApiDocument } from './openapi';
+import { DOCS_CSS, docsPage } from './openapi-docs';
 import { achievementRoutes } from './routes/achievements';
 import { adminRoutes } from './routes/admin';
 import { analysisRoutes, analyzeRoutes } from './routes/analyses';
@@ -50,8 +52,15 @@ export function createApiApp(deps: ApiDeps) {
   app.use(csrfGuard());
   app.use(loadSession());
 
+  // The API's description, generated once from the route table below (openapi.ts).
+  let doc: ReturnType<typeof openApiDocument> | undefined;
+  const document = () => {
+    doc ??= openApiDocument(api, { version: API_VERSION, serverUrl: deps.config.PUBLIC_URL });
+    return doc;
+  };
+
   // Chained, so the app's type carries every route: AppType, which the web client is typed with.
-  return app
+  const api = app
     .route('/altcha-challenge', challengeRoutes)
     .route('/register', registerRoutes)
     .route('/login', loginRoutes)
@@ -69,8 +78,15 @@ export function createApiApp(deps: ApiDeps) {
     .route('/teams', teamRoutes)
     .route('/invitations', invitationRoutes)
     .route('/achievements', achievementRoutes)
-    .route('/admin', adminRoutes);
+    .route('/admin', adminRoutes)
+    .get('/openapi.json', (c) => c.json(document()))
+    .get('/docs', (c) => c.html(docsPage(document())))
+    .get('/docs.css', (c) => c.body(DOCS_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' }));
+  return api;
 }
+
+/** The API's version in its OpenAPI document: raised when a route changes incompatibly. */
+export const API_VERSION = '1.0.0';
 
 /** Every route of the API with its input and its answers: the contract the web client is built on. */
 export type AppType = ReturnType<typeof createApiApp>;
