@@ -47,6 +47,8 @@ const envSchema = z.object({
    */
   API_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   API_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Requests one API token may make per minute, counted in the table (across every Lambda container). */
+  API_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   CRAWL_QUEUE_URL: z.string().optional(),
   /**
    * Pages one user's analyses may crawl per UTC day (each start reserves its maxPages; what a crawl did not

@@ -7,6 +7,9 @@ import { auditPolicy } from '../src/csp/audit';
 import { generatePolicy } from '../src/csp/generate';
 import { serializePolicy } from '../src/csp/serialize';
 import { computeResourceStats } from '../src/csp/stats';
+import { compareRuns } from '../src/watch/compare';
+import { policyDrift } from '../src/watch/drift';
+import { syntheticRuns } from '../src/watch/snapshot-factory';
 
 const OBSERVATIONS = 50_000;
 const ORIGINS = 200;
@@ -14,6 +17,10 @@ const INLINE_HASHES = 2_000;
 const RUNS = 15;
 const WARMUP = 3;
 const TARGET_MS = 100;
+/** Comparing two analyses of 500 pages (Watch: changes between runs, and drift). */
+const COMPARE_PAGES = 500;
+const COMPARE_SCRIPTS = 2_000;
+const COMPARE_TARGET_MS = 200;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -71,6 +78,20 @@ const statsMs = time('computeResourceStats', () =>
   computeResourceStats(artifacts[k++ % artifacts.length]!, audit),
 );
 
+const runs = Array.from({ length: WARMUP + RUNS }, () =>
+  syntheticRuns({ pages: COMPARE_PAGES, scripts: COMPARE_SCRIPTS, policy: rules }),
+);
+k = 0;
+const compareMs = time('compareRuns + policyDrift', () => {
+  const [before, after] = runs[k++ % runs.length]!;
+  compareRuns(before, after);
+  policyDrift(after.headers, { rules, reportOnly: false });
+});
+k = 0;
+const compareBaselineMs = time('baseline JSON.stringify of two runs', () =>
+  JSON.stringify(runs[k++ % runs.length]),
+);
+
 const value = serializePolicy(rules);
 const fmt = (ms: number) => `${ms.toFixed(1).padStart(7)} ms`;
 console.log(`baseline (JSON.stringify)    ${fmt(baselineMs)}`);
@@ -83,6 +104,13 @@ console.log(
 console.log(`auditPolicy                  ${fmt(auditMs)}   ${(auditMs / baselineMs).toFixed(2)}× baseline`);
 console.log(`computeResourceStats         ${fmt(statsMs)}   ${(statsMs / baselineMs).toFixed(2)}× baseline`);
 console.log(`policy: ${Object.keys(rules).length} directives, ${value.length} characters`);
+console.log(
+  `compare two runs             ${fmt(compareMs)}   ${(compareMs / compareBaselineMs).toFixed(2)}× their JSON.stringify (${fmt(compareBaselineMs).trim()}); ${COMPARE_PAGES} pages, ${COMPARE_SCRIPTS} scripts`,
+);
+console.log(
+  `target: comparing two ${COMPARE_PAGES}-page analyses under ${COMPARE_TARGET_MS} ms — ${compareMs < COMPARE_TARGET_MS ? 'met' : 'NOT met'}`,
+);
+if (compareMs >= COMPARE_TARGET_MS) process.exitCode = 1;
 const worst = Math.max(allowlistMs, strictMs);
 console.log(
   `target: generatePolicy under ${TARGET_MS} ms for ${OBSERVATIONS} observations — ${worst < TARGET_MS ? 'met' : 'NOT met'} (median of ${RUNS} runs)`,

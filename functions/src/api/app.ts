@@ -3,15 +3,19 @@ import { Hono } from 'hono';
 import { limitBody } from '../http/body-limit';
 import { securityHeaders } from '../http/security-headers';
 import type { ApiDeps, ApiEnv } from './deps';
+import { apiTokenAuth } from './middleware/api-token';
 import { clientRateLimit } from './middleware/client-rate-limit';
 import { csrfGuard } from './middleware/csrf';
 import { handleError, handleNotFound } from './middleware/errors';
 import { originGuard } from './middleware/origin-guard';
 import { requestContext } from './middleware/request-context';
 import { loadSession } from './middleware/session';
+import { openApiDocument } from './openapi';
+import { DOCS_CSS, docsPage } from './openapi-docs';
 import { achievementRoutes } from './routes/achievements';
 import { adminRoutes } from './routes/admin';
 import { analysisRoutes, analyzeRoutes } from './routes/analyses';
+import { apiTokenRoutes } from './routes/api-tokens';
 import { challengeRoutes, loginRoutes, logoutRoutes, registerRoutes } from './routes/auth';
 import { configurationRoutes, domainConfigurationRoutes } from './routes/configurations';
 import { domainRoutes } from './routes/domains';
@@ -44,17 +48,26 @@ export function createApiApp(deps: ApiDeps) {
     c.header('Cache-Control', 'no-store');
   });
   app.use((c, next) => (isLargeBodyPath(c.req.path) ? largeBody : smallBody)(c, next));
+  app.use(apiTokenAuth());
   app.use(csrfGuard());
   app.use(loadSession());
 
+  // The API's description, generated once from the route table below (openapi.ts).
+  let doc: ReturnType<typeof openApiDocument> | undefined;
+  const document = () => {
+    doc ??= openApiDocument(api, { version: API_VERSION, serverUrl: deps.config.PUBLIC_URL });
+    return doc;
+  };
+
   // Chained, so the app's type carries every route: AppType, which the web client is typed with.
-  return app
+  const api = app
     .route('/altcha-challenge', challengeRoutes)
     .route('/register', registerRoutes)
     .route('/login', loginRoutes)
     .route('/logout', logoutRoutes)
     .route('/user', userRoutes)
     .route('/user/team', myTeamRoutes)
+    .route('/user/api-tokens', apiTokenRoutes)
     .route('/domains', domainRoutes)
     .route('/domains', domainReportRoutes)
     .route('/domains', domainConfigurationRoutes)
@@ -65,8 +78,15 @@ export function createApiApp(deps: ApiDeps) {
     .route('/teams', teamRoutes)
     .route('/invitations', invitationRoutes)
     .route('/achievements', achievementRoutes)
-    .route('/admin', adminRoutes);
+    .route('/admin', adminRoutes)
+    .get('/openapi.json', (c) => c.json(document()))
+    .get('/docs', (c) => c.html(docsPage(document())))
+    .get('/docs.css', (c) => c.body(DOCS_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' }));
+  return api;
 }
+
+/** The API's version in its OpenAPI document: raised when a route changes incompatibly. */
+export const API_VERSION = '1.0.0';
 
 /** Every route of the API with its input and its answers: the contract the web client is built on. */
 export type AppType = ReturnType<typeof createApiApp>;

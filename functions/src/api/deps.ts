@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { AnalysisQueue } from '../queue/queue';
 import type { Secrets } from '../secrets';
+import type { ApiTokenRecord } from '../store/api-tokens';
 import type { Db } from '../store/db';
 import type { ReportClearQueue } from '../store/report-clear';
 import type { SessionRecord } from '../store/sessions';
@@ -26,6 +27,8 @@ export interface ApiEnv {
     log: Logger;
     user: UserRecord | null;
     session: SessionRecord | null;
+    /** The API token the request was made with (Authorization: Bearer); then no cookie counts. */
+    apiToken: ApiTokenRecord | null;
   };
 }
 

@@ -7,6 +7,16 @@ import type * as z from 'zod';
 import { AppError } from '../errors';
 import type { ApiEnv } from './deps';
 
+/** What a validator middleware checks: the OpenAPI document (openapi.ts) reads it from the routes themselves. */
+export interface Validation {
+  target: 'json' | 'query';
+  schema: z.ZodType;
+}
+const validations = new WeakMap<object, Validation>();
+
+/** The validation a route's handler performs, if it is one of ours. */
+export const validationOf = (handler: object): Validation | undefined => validations.get(handler);
+
 export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -39,10 +49,16 @@ type Validated<T extends keyof ValidationTargets, In, Out> = { in: { [K in T]: I
 export function jsonBody<S extends z.ZodType>(
   schema: S,
 ): MiddlewareHandler<ApiEnv, string, Validated<'json', z.input<S>, z.output<S>>> {
-  return async function jsonBodyValidator(c, next) {
+  const validate: MiddlewareHandler<
+    ApiEnv,
+    string,
+    Validated<'json', z.input<S>, z.output<S>>
+  > = async function jsonBodyValidator(c, next) {
     c.req.addValidatedData('json', parseWith(schema, await readJson(c)) as object);
     await next();
   };
+  validations.set(validate, { target: 'json', schema });
+  return validate;
 }
 
 /** A query string's fields as the client sends them: strings, a closed vocabulary as its words. */
@@ -55,5 +71,6 @@ export function query<S extends z.ZodType>(
   const validate: MiddlewareHandler = validator('query', (_value, c): unknown =>
     parseWith(schema, c.req.query()),
   );
+  validations.set(validate, { target: 'query', schema });
   return validate;
 }

@@ -22,6 +22,14 @@ export const sessionIndexes = (userId: string, sid: string) => ({
 });
 export const userSessionsPartition = (userId: string) => `OWNER#${userId}#SESSION`;
 
+/** An API token, found by the SHA-256 of its value (the value itself is never stored). */
+export const apiTokenKey = (hash: string) => ({ pk: `APITOKEN#${hash}`, sk: 'TOKEN' });
+export const apiTokenIndexes = (userId: string, id: string) => ({
+  gsi1pk: `OWNER#${userId}#APITOKEN`,
+  gsi1sk: id,
+});
+export const userApiTokensPartition = (userId: string) => `OWNER#${userId}#APITOKEN`;
+
 export const domainKey = (id: string) => ({ pk: `${P.domain}${id}`, sk: 'DOMAIN' });
 export const domainIndexes = (userId: string, id: string) => ({
   gsi1pk: `OWNER#${userId}#DOMAIN`,

@@ -6,6 +6,7 @@
 // The team they own is deleted (its members' teamId becomes null); from a team they are in, they leave.
 // Done in that order so a failure half way can be retried and never leaves an item pointing at no user.
 import { deleteAnalysisCascade } from './analyses';
+import { deleteUserApiTokens } from './api-tokens';
 import { batchDelete } from './batch';
 import { deleteDomainCascade, listUserDomains } from './domains';
 import {
@@ -38,6 +39,7 @@ export async function deleteUserCascade(deps: ReportClearDeps, user: UserRecord)
     await deleteAnalysisCascade(db, { id: a.id as string, domainId: (a.domainId as string | null) ?? null });
   }
   await deleteUserSessions(db, user.id);
+  await deleteUserApiTokens(db, user.id);
   await batchDelete(db, await queryTable(db, totpStepsPartition(user.id)));
   await batchDelete(db, await queryTable(db, ratePartition(INVITATION_RATE_SCOPES.user, user.id)));
   await batchDelete(db, [...(await queryTable(db, achievementsPartition(user.id))), runSlotsKey(user.id)]);

@@ -68,7 +68,11 @@ export type CrawlRequest = z.infer<typeof crawlRequestSchema>;
 
 export const startAnalysisSchema = z.object({
   domainId: z.string().min(1, 'domainId is required').max(64),
-  crawlRequest: z.record(z.string(), z.unknown()).optional().default({}),
+  // Checked by the route as crawlRequestSchema once the domain's own URL is set in it (any url sent is
+  // replaced), so its messages name the fields as the crawl form does.
+  crawlRequest: z.record(z.string(), z.unknown()).optional().default({}).meta({
+    description: "The crawl settings of POST /api/csp/analyze, without url: the domain's URL is crawled.",
+  }),
 });
 
 /** One thing the verified policy still blocked: what, under which directive, on which page. */

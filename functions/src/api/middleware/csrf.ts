@@ -10,7 +10,8 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function csrfGuard() {
   return createMiddleware<ApiEnv>(async function csrfMiddleware(c, next) {
-    if (SAFE.has(c.req.method)) return next();
+    // An API token request carries no cookie (api-token.ts): nothing for another site to forge.
+    if (SAFE.has(c.req.method) || c.var.apiToken) return next();
     const origin = c.req.header('origin');
     const fetchSite = c.req.header('sec-fetch-site');
     const expected = publicOrigin(c.req.url, c.var.deps.config.PUBLIC_URL);

@@ -17,6 +17,7 @@ export function requestContext(deps: ApiDeps) {
     c.set('log', log);
     c.set('user', null);
     c.set('session', null);
+    c.set('apiToken', null);
     const started = performance.now();
     await next();
     c.header('X-Request-Id', requestId);

@@ -11,6 +11,8 @@ import type { ApiEnv } from '../deps';
 export function loadSession() {
   return createMiddleware<ApiEnv>(async function loadSessionMiddleware(c, next) {
     const { deps } = c.var;
+    // A request made with an API token is that token's alone: its cookies do not count.
+    if (c.var.apiToken) return next();
     const secure = isSecureRequest(c.req.url, deps.config.PUBLIC_URL);
     const name = sessionCookieName(secure);
     const token = getCookie(c, name);

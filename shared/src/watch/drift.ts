@@ -1,0 +1,67 @@
+// Drift: whether the policy a site serves is the one the domain's active saved configuration says it should
+// serve. Read from the security headers the crawl recorded on each page: the header of the configuration's
+// mode (Content-Security-Policy, or its report-only twin) must carry a policy equivalent to the saved one
+// (diffPolicies: same sources per directive, any nonce for any nonce). A header with several policies
+// matches when one of them is the saved one (the others only restrict more). Pages that serve the same value
+// are judged once and listed together.
+
+import { parsePolicyList } from '../csp/parse-policy';
+import type { CspRules } from '../csp/policy';
+import { type DirectiveDiff, diffPolicies } from './policy-diff';
+import type { PageHeaders } from './snapshot';
+
+export type DriftState = 'matches' | 'differs' | 'none-served';
+
+export interface DriftVariant {
+  /** The header value these pages served (null: none). */
+  served: string | null;
+  pages: string[];
+  /** From the saved policy to the served one (empty when they match or nothing is served). */
+  differences: DirectiveDiff[];
+}
+
+export interface Drift {
+  /** 'matches' on every page; 'none-served' when no page serves the header; otherwise 'differs'. */
+  state: DriftState;
+  header: 'content-security-policy' | 'content-security-policy-report-only';
+  variants: DriftVariant[];
+}
+
+export function policyDrift(pages: PageHeaders[], expected: { rules: CspRules; reportOnly: boolean }): Drift {
+  const header = expected.reportOnly ? 'content-security-policy-report-only' : 'content-security-policy';
+  const byValue = new Map<string | null, string[]>();
+  for (const { page, headers } of pages) {
+    const value = headers[header] ?? null;
+    const list = byValue.get(value);
+    if (list) list.push(page);
+    else byValue.set(value, [page]);
+  }
+  const variants: DriftVariant[] = [...byValue].map(([served, list]) => ({
+    served,
+    pages: list,
+    differences: served === null ? [] : closestDifferences(expected.rules, served),
+  }));
+  const matching = (v: DriftVariant) => v.served !== null && v.differences.length === 0;
+  const state: DriftState = variants.every(matching)
+    ? 'matches'
+    : variants.every((v) => v.served === null)
+      ? 'none-served'
+      : 'differs';
+  return { state, header, variants: variants.filter((v) => !matching(v)) };
+}
+
+/** The differences to the served policy closest to the saved one (none when one of them is it). */
+function closestDifferences(rules: CspRules, served: string): DirectiveDiff[] {
+  const policies = parsePolicyList(served);
+  if (policies.length === 0) return diffPolicies(rules, {});
+  let best: DirectiveDiff[] | null = null;
+  for (const policy of policies) {
+    const diffs = diffPolicies(rules, policy);
+    if (best === null || weight(diffs) < weight(best)) best = diffs;
+    if (diffs.length === 0) break;
+  }
+  return best ?? [];
+}
+
+const weight = (diffs: DirectiveDiff[]) =>
+  diffs.reduce((n, d) => n + 1 + d.added.length + d.removed.length, 0);

@@ -1,0 +1,250 @@
+// The script inventory of a domain (PCI DSS 6.4.3: every script, why it is there, that it is authorized, and
+// that its content is what was authorized). Each completed run is folded into it by `reconcileInventory`:
+// scripts new to the domain wait for review (pending) unless a rule authorizes their URL; a script whose
+// content changed is pending again unless its rule allows any content; scripts a run no longer saw are
+// removed (kept, with their history); a script the field reports but no crawl saw is listed as such.
+// Pure: the store writes what this returns, and the events become alerts.
+import * as z from 'zod';
+import type { RunSnapshot, WatchedScript } from './snapshot';
+import { SCRIPT_KINDS, SCRIPT_PARTIES, WATCH_LIMITS } from './snapshot';
+import { matchesUrlPattern, URL_PATTERN_MAX_CHARS } from './url-pattern';
+
+export const INVENTORY_STATES = ['authorized', 'pending', 'removed'] as const;
+/** Digests remembered per script (the newest; older ones drop off). */
+export const DIGEST_HISTORY = 20;
+
+export const authorizationSchema = z.object({
+  by: z.string(),
+  at: z.string(),
+  justification: z.string().min(1).max(2_000),
+  /** The content authorized (null: none known yet, a script only the field reported). */
+  digest: z.string().nullable(),
+  /** A rule that keeps the script authorized whatever its content. */
+  anyContent: z.boolean(),
+  ruleId: z.string().nullable(),
+});
+export type Authorization = z.infer<typeof authorizationSchema>;
+
+export const authorizationRuleSchema = z.object({
+  id: z.string(),
+  pattern: z.string().min(1).max(URL_PATTERN_MAX_CHARS),
+  /** Also keeps a matching script authorized when its content changes. */
+  anyContent: z.boolean(),
+  justification: z.string().min(1).max(2_000),
+  by: z.string(),
+  at: z.string(),
+});
+export type AuthorizationRule = z.infer<typeof authorizationRuleSchema>;
+
+export const inventoryEntrySchema = z.object({
+  key: z.string(),
+  kind: z.enum(SCRIPT_KINDS),
+  url: z.string().nullable(),
+  party: z.enum(SCRIPT_PARTIES),
+  initiator: z.string().nullable(),
+  /** SHA-384 of the content last seen; null for a script only the field has reported (content unknown). */
+  digest: z.string().nullable(),
+  digests: z
+    .array(z.object({ digest: z.string(), firstSeen: z.string(), lastSeen: z.string() }))
+    .max(DIGEST_HISTORY),
+  pages: z.array(z.string()).max(WATCH_LIMITS.pagesPerScript),
+  pageCount: z.number().int().nonnegative(),
+  firstSeen: z.string(),
+  lastSeen: z.string(),
+  state: z.enum(INVENTORY_STATES),
+  /** The last authorization (kept when the script goes pending or is removed: the history says why). */
+  authorization: authorizationSchema.nullable(),
+  /** 'crawl': a crawl saw it; 'field': only visitors' reports did. */
+  seenBy: z.enum(['crawl', 'field']),
+});
+export type InventoryEntry = z.infer<typeof inventoryEntrySchema>;
+
+export type InventoryEvent =
+  | { type: 'new-pending'; key: string }
+  | { type: 'new-authorized'; key: string; ruleId: string }
+  | { type: 'content-changed'; key: string; before: string; after: string; state: 'pending' | 'authorized' }
+  | { type: 'removed'; key: string }
+  | { type: 'field-only'; key: string }
+  | { type: 'returned'; key: string; state: 'pending' | 'authorized' };
+
+const ruleFor = (rules: readonly AuthorizationRule[], url: string | null) =>
+  url === null ? undefined : rules.find((r) => matchesUrlPattern(r.pattern, url));
+
+function fromRule(rule: AuthorizationRule, digest: string): Authorization {
+  return {
+    by: rule.by,
+    at: rule.at,
+    justification: rule.justification,
+    digest,
+    anyContent: rule.anyContent,
+    ruleId: rule.id,
+  };
+}
+
+function withDigest(entry: InventoryEntry, digest: string, at: string): InventoryEntry['digests'] {
+  const known = entry.digests.find((d) => d.digest === digest);
+  const rest = entry.digests.filter((d) => d.digest !== digest);
+  return [...rest, { digest, firstSeen: known?.firstSeen ?? at, lastSeen: at }].slice(-DIGEST_HISTORY);
+}
+
+/** Whether the authorization covers content `digest` (unknown content is covered only by any-content rules). */
+const covers = (a: Authorization | null, digest: string | null) =>
+  a !== null && (a.anyContent || (a.digest !== null && a.digest === digest));
+
+export function reconcileInventory(
+  entries: readonly InventoryEntry[],
+  run: Pick<RunSnapshot, 'scripts' | 'completedAt'>,
+  rules: readonly AuthorizationRule[],
+): { entries: InventoryEntry[]; events: InventoryEvent[] } {
+  const at = run.completedAt;
+  const byKey = new Map(entries.map((e) => [e.key, e]));
+  const seen = new Set<string>();
+  const events: InventoryEvent[] = [];
+  const out: InventoryEntry[] = [];
+
+  for (const script of run.scripts) {
+    seen.add(script.key);
+    const old = byKey.get(script.key);
+    const observed = observedFields(script, at);
+    if (!old) {
+      const rule = ruleFor(rules, script.url);
+      out.push({
+        ...observed,
+        firstSeen: at,
+        digests: [{ digest: script.digest, firstSeen: at, lastSeen: at }],
+        state: rule ? 'authorized' : 'pending',
+        authorization: rule ? fromRule(rule, script.digest) : null,
+      });
+      events.push(
+        rule
+          ? { type: 'new-authorized', key: script.key, ruleId: rule.id }
+          : { type: 'new-pending', key: script.key },
+      );
+      continue;
+    }
+    // A script first known from the field has no digest yet: the crawl's is its first, not a change.
+    const changed = old.digest !== null && old.digest !== script.digest;
+    // A rule added since may cover content the entry's own authorization does not (any content, or a
+    // script the field reported before any crawl saw it).
+    const rule = ruleFor(rules, script.url);
+    const authorization = covers(old.authorization, script.digest)
+      ? old.authorization
+      : rule && (rule.anyContent || old.digest === null)
+        ? fromRule(rule, script.digest)
+        : old.authorization;
+    const state = covers(authorization, script.digest) ? 'authorized' : 'pending';
+    out.push({
+      ...observed,
+      firstSeen: old.firstSeen,
+      digests: withDigest(old, script.digest, at),
+      state,
+      authorization,
+    });
+    if (changed && old.digest !== null)
+      events.push({
+        type: 'content-changed',
+        key: script.key,
+        before: old.digest,
+        after: script.digest,
+        state,
+      });
+    else if (old.state === 'removed') events.push({ type: 'returned', key: script.key, state });
+  }
+
+  for (const old of entries) {
+    if (seen.has(old.key)) continue;
+    // Scripts only the field reports are not the crawl's to remove.
+    if (old.state !== 'removed' && old.seenBy === 'crawl') {
+      out.push({ ...old, state: 'removed' });
+      events.push({ type: 'removed', key: old.key });
+    } else {
+      out.push(old);
+    }
+  }
+  return { entries: out, events };
+}
+
+function observedFields(script: WatchedScript, at: string) {
+  return {
+    key: script.key,
+    kind: script.kind,
+    url: script.url,
+    party: script.party,
+    initiator: script.initiator,
+    digest: script.digest,
+    pages: script.pages,
+    pageCount: script.pageCount,
+    lastSeen: at,
+    seenBy: 'crawl' as const,
+  };
+}
+
+/** Authorizes entries (one justification for many: bulk review) for their current content. */
+export function authorize(
+  entries: readonly InventoryEntry[],
+  keys: ReadonlySet<string>,
+  by: { userId: string; at: string; justification: string },
+): InventoryEntry[] {
+  return entries.map((e) =>
+    keys.has(e.key) && e.state !== 'removed'
+      ? {
+          ...e,
+          state: 'authorized',
+          authorization: {
+            by: by.userId,
+            at: by.at,
+            justification: by.justification,
+            digest: e.digest,
+            anyContent: false,
+            ruleId: null,
+          },
+        }
+      : e,
+  );
+}
+
+/**
+ * Scripts visitors' browsers reported (blocked or, with report-sha256, loaded) that the inventory does not
+ * hold: listed as seen by the field only, pending, content unknown, until a crawl sees them.
+ */
+export function addFieldScripts(
+  entries: readonly InventoryEntry[],
+  urls: Iterable<string>,
+  at: string,
+  siteOrigins: ReadonlySet<string>,
+): { entries: InventoryEntry[]; events: InventoryEvent[] } {
+  const known = new Set(entries.map((e) => e.key));
+  const out = [...entries];
+  const events: InventoryEvent[] = [];
+  for (const raw of urls) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      continue; // reports carry attacker input: what is not a URL is not a script
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') continue;
+    url.hash = '';
+    const key = url.href.slice(0, WATCH_LIMITS.urlChars);
+    if (known.has(key) || out.length >= WATCH_LIMITS.scripts) continue;
+    known.add(key);
+    out.push({
+      key,
+      kind: 'external',
+      url: key,
+      party: siteOrigins.has(url.origin) ? 'first' : 'third',
+      initiator: null,
+      digest: null,
+      digests: [],
+      pages: [],
+      pageCount: 0,
+      firstSeen: at,
+      lastSeen: at,
+      state: 'pending',
+      authorization: null,
+      seenBy: 'field',
+    });
+    events.push({ type: 'field-only', key });
+  }
+  return { entries: out, events };
+}
