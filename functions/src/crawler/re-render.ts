@@ -1,8 +1,10 @@
 // The stability check (DESIGN.md): after the crawl, a sample of its pages is loaded again in a fresh
 // browser context, to find inline code that changes from one load to the next (a per-request token, a
-// timestamp), which a hash allow-list could never keep up with. Only the re-renders' inline code is kept.
+// timestamp), which a hash allow-list could never keep up with. The second load uses another window width
+// and pixel density (SECOND_VIEWPORT), so code whose values come from the layout (an editor's measured
+// widths) differs too: one load finds both kinds. Only the re-renders' inline code is kept.
 import { RERENDER_MIN_PAGES, RERENDER_SHARE } from '@csp/shared/analyses/progress-bands';
-import type { Rerender } from '@csp/shared/csp/artifact';
+import type { Rerender, Viewport } from '@csp/shared/csp/artifact';
 import type { BrowserSession, CapturedPage, TabOptions } from './browser-session';
 import { samplePages } from './sample';
 import type { CrawlState } from './state';
@@ -11,6 +13,11 @@ import type { CrawlState } from './state';
 /** …within this share of the time the crawl itself took (at least RERENDER_MIN_MS). */
 const RERENDER_TIME_SHARE = 0.35;
 const RERENDER_MIN_MS = 20_000;
+/**
+ * The re-render's window: a phone's width and pixel density, against the crawl's 1280 × 900 at 1×.
+ * Media queries, wrapped lines and device-pixel rounding all change, so do values measured from them.
+ */
+export const SECOND_VIEWPORT: Viewport = { width: 412, height: 915, deviceScaleFactor: 2 };
 
 export interface RerenderOptions {
   /** Epoch ms by which the run must have returned. */
@@ -87,7 +94,7 @@ export async function rerenderPages(
   let inFlight = 0;
   try {
     const worker = async () => {
-      const tab = session.tabWorker(tabOptions, context);
+      const tab = session.tabWorker({ ...tabOptions, viewport: SECOND_VIEWPORT }, context);
       try {
         for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
           if (Date.now() >= stopAt) {
@@ -104,6 +111,7 @@ export async function rerenderPages(
             inFlight -= 1;
           }
           state.stats.rerenderMs += Date.now() - started;
+          state.stats.quietMs += result.quietMs;
           if (!(result.error && result.status === 0) && !result.incomplete) {
             state.rerenders.push(rerenderOf(url, result));
           }
@@ -134,5 +142,5 @@ function rerenderOf(url: string, result: CapturedPage): Rerender {
       ...(o.shape !== undefined ? { shape: o.shape } : {}),
     });
   }
-  return { page: url, inline };
+  return { page: url, inline, viewport: SECOND_VIEWPORT };
 }
