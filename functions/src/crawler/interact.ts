@@ -139,7 +139,8 @@ export function interactionSource(budgetMs: number, options: InteractionOptions 
   function all(selector) { return Array.prototype.slice.call(document.querySelectorAll(selector)); }
   // Same-page paging: "next" controls (by label, aria-label, rel or a carousel's class) pressed a few
   // times in a row, each press once the page is quiet again; then a few page numbers of a pagination.
-  var NEXT_LABEL = /^(next|next page|next slide|more|load more|show more|older|newer|older posts|newer posts|\u203a|\u00bb|\u2192|>|>>|\u276f|\u25b6)$/i;
+  // A bare "More" is not paging: it is as often a menu, or a link dressed as a button.
+  var NEXT_LABEL = /^(next|next page|next slide|load more|show more|older|newer|older posts|newer posts|\u203a|\u00bb|\u2192|>|>>|\u276f|\u25b6)$/i;
   var PAGEABLE = 'button, [role="button"], a, input[type="button"]';
   function pagingLabel(el) {
     return (el.getAttribute('aria-label') || el.getAttribute('title') || el.textContent || el.value || '').replace(/s+/g, ' ').trim().slice(0, 40);
