@@ -134,8 +134,10 @@ export type QuietExpression = (windowMs: number, maxMs: number) => string;
 
 /**
  * Waits until the page is quiet: no request in flight for idleMs and, at the same time, no DOM change,
- * animation frame or short timer for quietMs. Returns the time it took; `quiet` is false when maxMs
- * passed first (a polling or animating page) or the page could not be asked.
+ * animation frame or short timer for quietMs. The two are waited for side by side (most of the time one
+ * of them holds already); a request that started meanwhile means another round. Returns the time it
+ * took; `quiet` is false when maxMs passed first (a polling or animating page) or the page could not be
+ * asked.
  */
 export async function waitForQuiet(
   client: CDPSession,
@@ -148,18 +150,20 @@ export async function waitForQuiet(
   const end = started + maxMs;
   const done = (quiet: boolean) => ({ quiet, ms: Date.now() - started });
   for (;;) {
-    if (!(await waitForIdle(network, settle, end - Date.now()))) return done(false);
-    const mark = network.lastActivity;
-    const left = end - Date.now();
-    const page = await runStep<boolean>(
-      client,
-      quietExpression(settle.quietMs, left),
-      left + COLLECT_TIMEOUT_MS,
-      'waiting for the page to be quiet',
-    );
-    if (!page.ok || page.value !== true) return done(false);
-    // Quiet in the page while no request started meanwhile: both at once.
-    if (network.lastActivity === mark && network.pending(Date.now(), settle.stallMs) === 0) return done(true);
+    const askedAt = Date.now();
+    const left = end - askedAt;
+    const [idle, page] = await Promise.all([
+      waitForIdle(network, settle, left),
+      runStep<boolean>(
+        client,
+        quietExpression(settle.quietMs, left),
+        left + COLLECT_TIMEOUT_MS,
+        'waiting for the page to be quiet',
+      ),
+    ]);
+    if (!idle || !page.ok || page.value !== true) return done(false);
+    // Quiet in the page while no request started since it was asked: both at once.
+    if (network.lastActivity < askedAt) return done(true);
     if (Date.now() >= end) return done(false);
   }
 }
