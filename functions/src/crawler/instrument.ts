@@ -176,13 +176,15 @@ export function instrumentSource(options: { binding: string; flushName: string; 
     };
     window.cancelAnimationFrame = function cancelAnimationFrame(id) { frames.delete(id); return nativeCancelFrame.call(window, id); };
   } catch (e) {}
-  function quietNow(windowMs) {
-    var t = perfNow();
-    if (t - lastChange < windowMs) return false;
+  function scheduled(t) {
     var busy = false;
     timers.forEach(function (due) { if (t < due + STALL) busy = true; });
     frames.forEach(function (at) { if (t < at + STALL) busy = true; });
-    return !busy;
+    return busy;
+  }
+  function quietNow(windowMs) {
+    var t = perfNow();
+    return t - lastChange >= windowMs && !scheduled(t);
   }
   /** Resolves to true once the page was quiet for windowMs, false when maxMs passed first. */
   function quiet(windowMs, maxMs) {
@@ -195,6 +197,26 @@ export function instrumentSource(options: { binding: string; flushName: string; 
         if (t >= end) return resolve(false);
         nativeSetTimeout.call(window, check, Math.max(4, Math.min(windowMs / 2, end - t)));
       })();
+    });
+  }
+  /**
+   * After an action: what the action changed at once is its own doing, not work in progress. When one
+   * task turn later nothing more changed and no timer or frame is pending, the page is quiet already;
+   * otherwise it is waited for as after load. With \`since\` (when the action started, perf time), an
+   * action that changed and scheduled nothing is done at once.
+   */
+  function afterAction(windowMs, maxMs, since) {
+    var records = observer.takeRecords();
+    onMutations(records);
+    var before = lastChange;
+    // A hover that changed nothing and scheduled nothing needs no task turn (there are dozens of them).
+    if (since !== undefined && lastChange < since && !scheduled(perfNow())) return Promise.resolve(true);
+    return new Promise(function (resolve) {
+      nativeSetTimeout.call(window, function () {
+        onMutations(observer.takeRecords());
+        if (lastChange === before && !scheduled(perfNow())) resolve(true);
+        else quiet(windowMs, maxMs).then(resolve);
+      }, 0);
     });
   }
   function onMutations(records) {
@@ -268,6 +290,8 @@ export function instrumentSource(options: { binding: string; flushName: string; 
   // For the crawler's steps (settle.ts, interact.ts), under the flush's secret name.
   var flush = window[cfg.flushName];
   flush.quiet = quiet;
+  flush.afterAction = afterAction;
+  flush.now = perfNow;
   flush.later = function (callback, ms) { return nativeSetTimeout.call(window, callback, ms); };
 })();`;
 }

@@ -65,7 +65,7 @@ export function interactionSource(budgetMs: number, options: InteractionOptions 
   var deadline = Date.now() + ${budget};
   var maxActions = ${Math.max(0, Math.floor(options.maxActions ?? MAX_ACTIONS))};
   var helpers = ${options.helpers ?? 'null'};
-  if (!helpers || typeof helpers.quiet !== 'function') helpers = null;
+  if (!helpers || typeof helpers.afterAction !== 'function') helpers = null;
   var quietLeft = ${Math.floor(budget * ACTION_QUIET_SHARE)};
   var hoversLeft = ${MAX_HOVERS};
   var destructive = new RegExp(${JSON.stringify(DESTRUCTIVE_LABEL)}, 'i');
@@ -85,12 +85,14 @@ export function interactionSource(budgetMs: number, options: InteractionOptions 
   // With the instrument, each action is followed by a wait until the page is quiet (what the action
   // started — a fetch's rendering, a thumbnail drawn on a timer, an animation — has finished), within a
   // share of the budget; requests still in flight are waited for by the crawler after acting.
-  var settle = async function () {
+  // A hover passes when it started (see the instrument's afterAction): one that did nothing costs nothing.
+  var settle = async function (since) {
     if (!helpers || quietLeft <= 0) return tick();
     var started = Date.now();
-    await helpers.quiet(${ACTION_QUIET_MS}, Math.max(0, Math.min(${ACTION_QUIET_MAX_MS}, quietLeft, deadline - started)));
+    await helpers.afterAction(${ACTION_QUIET_MS}, Math.max(0, Math.min(${ACTION_QUIET_MAX_MS}, quietLeft, deadline - started)), since);
     quietLeft -= Date.now() - started;
   };
+  var now = function () { return helpers ? helpers.now() : 0; };
   function label(el) {
     return ((el.getAttribute('aria-label') || '') + ' ' + (el.getAttribute('title') || '') + ' ' + (el.textContent || '') + ' ' + (el.value && typeof el.value === 'string' ? el.value : '')).slice(0, 200);
   }
@@ -203,8 +205,9 @@ export function interactionSource(budgetMs: number, options: InteractionOptions 
         if (el.localName !== 'a' && !isSafe(el)) continue;
         hoversLeft--;
         actions++;
+        var hoveredAt = now();
         try { hover(el); } catch (e) {}
-        await settle();
+        await settle(hoveredAt);
         continue;
       }
       await act(el, steps[s][1]);
