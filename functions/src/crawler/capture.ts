@@ -346,15 +346,19 @@ export class TabCapture {
         );
       }
     }
-    // What the last actions started (requests, timers, animations) finishes before collecting; a page
-    // that did nothing is quiet at once.
-    const { ms: quietMs } = await waitForQuiet(
-      this.client,
-      network,
-      this.settle,
-      this.quietExpression,
-      limit(this.settle.idleMaxMs),
-    );
+    // What the last actions started (requests, timers, animations) finishes before collecting. A page
+    // that ended quiet with no request since acting started needs no more waiting (most pages).
+    const endedQuiet = parsed?.success === true && parsed.data.quiet === true;
+    const { ms: quietMs } =
+      endedQuiet && network.lastActivity < startedAt && network.pending(Date.now(), this.settle.stallMs) === 0
+        ? { ms: 0 }
+        : await waitForQuiet(
+            this.client,
+            network,
+            this.settle,
+            this.quietExpression,
+            limit(this.settle.idleMaxMs),
+          );
     return { before, ms: Date.now() - startedAt, quietMs };
   }
 

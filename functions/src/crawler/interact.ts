@@ -39,6 +39,8 @@ export const interactionResultSchema = z.object({
   exhausted: z.boolean(),
   /** URLs the page tried to open in a new window (window.open), swallowed. */
   opened: z.array(z.string()),
+  /** The page was quiet (no DOM change, frame or short timer) when acting ended; absent without helpers. */
+  quiet: z.boolean().optional(),
 });
 export type InteractionResult = z.infer<typeof interactionResultSchema>;
 
@@ -93,6 +95,11 @@ export function interactionSource(budgetMs: number, options: InteractionOptions 
     quietLeft -= Date.now() - started;
   };
   var now = function () { return helpers ? helpers.now() : 0; };
+  // The result, with whether the page is quiet now (then the crawler need not wait for it once more).
+  async function finish(exhausted) {
+    var quiet = helpers ? await helpers.afterAction(${ACTION_QUIET_MS}, Math.max(0, Math.min(${ACTION_QUIET_MAX_MS}, quietLeft, deadline + 500 - Date.now()))) : undefined;
+    return { actions: actions, exhausted: exhausted, opened: opened, quiet: quiet };
+  }
   function label(el) {
     return ((el.getAttribute('aria-label') || '') + ' ' + (el.getAttribute('title') || '') + ' ' + (el.textContent || '') + ' ' + (el.value && typeof el.value === 'string' ? el.value : '')).slice(0, 200);
   }
@@ -191,13 +198,13 @@ export function interactionSource(budgetMs: number, options: InteractionOptions 
     // Paging comes before the other buttons: clicking them first would leave it a changed page.
     if (steps[s][0].indexOf('button, [role="button"]') === 0) {
       await pageThrough();
-      if (actions >= maxActions) return { actions: actions, exhausted: false, opened: opened };
-      if (Date.now() > deadline) return { actions: actions, exhausted: true, opened: opened };
+      if (actions >= maxActions) return finish(false);
+      if (Date.now() > deadline) return finish(true);
     }
     var list = all(steps[s][0]);
     for (var i = 0; i < list.length; i++) {
-      if (actions >= maxActions) return { actions: actions, exhausted: false, opened: opened };
-      if (Date.now() > deadline) return { actions: actions, exhausted: true, opened: opened };
+      if (actions >= maxActions) return finish(false);
+      if (Date.now() > deadline) return finish(true);
       var el = list[i];
       if (steps[s][1] === hover) {
         if (hoversLeft <= 0) break;
@@ -213,6 +220,6 @@ export function interactionSource(budgetMs: number, options: InteractionOptions 
       await act(el, steps[s][1]);
     }
   }
-  return { actions: actions, exhausted: false, opened: opened };
+  return finish(false);
 })()`;
 }
