@@ -2,8 +2,8 @@
 // of our crawler (interaction and the stability re-render on, as in an analysis), of a naive baseline
 // (one page at a time, a new page per URL, waitUntil 'networkidle0') and of a ceiling (the same pages
 // loaded by the same number of tabs with no capture at all: goto, load event, next), all measured in the
-// same run; the ratios; the time spent acting on pages and re-rendering them; and peak RSS of this process
-// plus every Chromium process under it.
+// same run; the ratios; the time spent acting on pages, waiting for them to be quiet and re-rendering them
+// (at the second viewport); and peak RSS of this process plus every Chromium process under it.
 // Targets: ≥ 12 pages/s, ≥ 8× the baseline, ≥ 50 % of the ceiling, peak RSS < 1.5 GB.
 //   BENCH_PAGES (500), BENCH_BASELINE_PAGES (60: the baseline runs ~2 pages/s), BENCH_CONCURRENCY (5)
 import { readdirSync, readFileSync } from 'node:fs';
@@ -198,6 +198,10 @@ async function main() {
     const { interactionMs, rerenderMs } = state.stats;
     console.log(
       `acting:   ${(interactionMs / 1000).toFixed(1)} s summed over tabs (${(interactionMs / Math.max(1, state.pages.length)).toFixed(0)} ms a page); writes answered ${state.stats.writesAnswered}, navigations blocked ${state.stats.navigationsBlocked}`,
+    );
+    const { quietMs } = state.stats;
+    console.log(
+      `quiet:    ${(quietMs / 1000).toFixed(1)} s summed over tabs (${(quietMs / Math.max(1, state.pages.length + state.rerenders.length)).toFixed(0)} ms a page, crawl and re-render) waiting for pages to be quiet after load, scrolling and acting`,
     );
     console.log(
       `re-render: ${state.rerenders.length} pages, ${(rerenderMs / 1000).toFixed(1)} s summed over tabs (${(rerenderMs / Math.max(1, state.rerenders.length)).toFixed(0)} ms a page)`,

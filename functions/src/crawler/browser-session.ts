@@ -157,5 +157,6 @@ function mergeVisits(first: VisitResult, second: VisitResult): VisitResult {
     navigations: [...new Set([...second.navigations, ...first.navigations])],
     writes: [...second.writes, ...first.writes],
     interactionMs: second.interactionMs + first.interactionMs,
+    quietMs: second.quietMs + first.quietMs,
   };
 }

@@ -8,7 +8,7 @@
 // A visit: navigate, let the page settle (settle.ts: load, network idle, scroll through, idle again), act
 // on it (interact.ts; navigations and writes are stopped meanwhile), collect. Every step that can time out
 // says so: a capture that did not finish is `incomplete`, never silently thin.
-import type { Observation } from '@csp/shared/csp/artifact';
+import type { Observation, Viewport } from '@csp/shared/csp/artifact';
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { classifyPage, observationKey } from './classify';
 import { ICON_LINKS_EXPRESSION, iconHrefs } from './favicons';
@@ -37,7 +37,7 @@ import {
   type SettleOptions,
   settlePage,
   sleep,
-  waitForIdle,
+  waitForQuiet,
 } from './settle';
 import { describeFailure } from './visit-failure';
 
@@ -69,6 +69,8 @@ export interface VisitResult {
   writes: AnsweredWrite[];
   /** Time spent acting on the page (ms). */
   interactionMs: number;
+  /** Time spent waiting for the page to be quiet after load, scrolling and acting (ms). */
+  quietMs: number;
 }
 
 /** How a visit behaves: `patience` multiplies every time limit (a retry gets more time). */
@@ -91,6 +93,8 @@ export interface TabCaptureOptions extends InterceptionOptions {
   settle?: Partial<SettleOptions>;
   /** Act on each page after load (ms of budget); 0 turns interaction off. */
   interactionBudgetMs?: number;
+  /** The tab's window when not the browser's default (the stability re-render uses another one). */
+  viewport?: Viewport;
 }
 
 /** A fulfilled document not committed after this long means the renderer is gone (see stalledCommit). */
@@ -105,6 +109,8 @@ export class TabCapture {
   private committed = false;
   private navigating = false;
   private readonly settle: SettleOptions;
+  private readonly quietExpression = (windowMs: number, maxMs: number) =>
+    this.instrument.quietExpression(windowMs, maxMs);
 
   private constructor(
     readonly page: Page,
@@ -120,6 +126,7 @@ export class TabCapture {
   static async open(owner: Browser | BrowserContext, options: TabCaptureOptions): Promise<TabCapture> {
     const page = await owner.newPage();
     try {
+      if (options.viewport) await page.setViewport(options.viewport);
       const client = await page.createCDPSession();
       const tab = new TabCapture(page, client, options);
       await tab.install();
@@ -212,6 +219,7 @@ export class TabCapture {
       navigations: [],
       writes: [],
       interactionMs: 0,
+      quietMs: 0,
     };
     let status = 0;
     let finalUrl = url;
@@ -245,10 +253,11 @@ export class TabCapture {
     }
     const problems: string[] = [];
     if (interception.unserved) problems.push('the page could not be served with the capture policy');
-    await settlePage(this.client, network, this.settle, limit, problems);
+    let quietMs = await settlePage(this.client, network, this.settle, this.quietExpression, limit, problems);
 
     const budget = this.options.interactionBudgetMs ?? DEFAULT_INTERACTION_BUDGET_MS;
     const acted = budget > 0 && problems.length === 0 ? await this.act(limit, budget, problems) : null;
+    quietMs += acted?.quietMs ?? 0;
 
     const collected = await runStep<string[]>(
       this.client,
@@ -275,6 +284,7 @@ export class TabCapture {
       siteOrigin,
       items: this.instrument.items,
       network: network.records,
+      served: interception.servedStyles,
     });
     let observations = classified.observations;
     if (acted) {
@@ -283,6 +293,7 @@ export class TabCapture {
         siteOrigin,
         items: this.instrument.items.slice(0, acted.before.items),
         network: network.records.slice(0, acted.before.network),
+        served: interception.servedStyles,
       });
       const seen = new Set(earlier.observations.map(observationKey));
       observations = observations.map((o) =>
@@ -303,6 +314,7 @@ export class TabCapture {
       navigations: [...new Set(interception.navigations)],
       writes: interception.writes,
       interactionMs: acted?.ms ?? 0,
+      quietMs,
       ...(problems.length > 0 ? { incomplete: problems.join('; ') } : {}),
     };
   }
@@ -316,7 +328,7 @@ export class TabCapture {
     limit: (ms: number) => number,
     budget: number,
     problems: string[],
-  ): Promise<{ before: { items: number; network: number }; ms: number }> {
+  ): Promise<{ before: { items: number; network: number }; ms: number; quietMs: number }> {
     const { interception, network } = this;
     const startedAt = Date.now();
     // Everything the load produced is in before acting, so what acting adds can be told apart.
@@ -331,7 +343,7 @@ export class TabCapture {
     await interception.startActing();
     const acted = await runStep<unknown>(
       this.client,
-      interactionSource(limit(budget)),
+      interactionSource(limit(budget), { helpers: this.instrument.helpersExpression() }),
       limit(budget + INTERACTION_MARGIN_MS),
       'acting on the page',
     );
@@ -345,12 +357,20 @@ export class TabCapture {
         );
       }
     }
-    // Requests an action started late (timers, animations) hold idle; a page that did nothing is done.
-    if (network.lastActivity > startedAt || this.instrument.items.length > before.items) {
-      await sleep(30);
-      await waitForIdle(network, this.settle, limit(this.settle.idleMaxMs));
-    }
-    return { before, ms: Date.now() - startedAt };
+    // What the last actions started (requests, timers, animations) finishes before collecting. A page
+    // that ended quiet with no request since acting started needs no more waiting (most pages).
+    const endedQuiet = parsed?.success === true && parsed.data.quiet === true;
+    const { ms: quietMs } =
+      endedQuiet && network.lastActivity < startedAt && network.pending(Date.now(), this.settle.stallMs) === 0
+        ? { ms: 0 }
+        : await waitForQuiet(
+            this.client,
+            network,
+            this.settle,
+            this.quietExpression,
+            limit(this.settle.idleMaxMs),
+          );
+    return { before, ms: Date.now() - startedAt, quietMs };
   }
 
   /**

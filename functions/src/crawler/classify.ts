@@ -3,8 +3,10 @@
 // violation's effective directive); this maps, hashes and de-duplicates.
 import { createHash } from 'node:crypto';
 import { type Observation, type ObservedDirective, observedDirectiveSchema } from '@csp/shared/csp/artifact';
+import { isServedStyle, type ServedStyles } from '@csp/shared/csp/served-styles';
 import { normalizeInlineShape } from '@csp/shared/csp/stability';
 import type { InstrumentItem } from './instrument';
+import { withoutFragment } from './url-normalize';
 
 /** A request seen through CDP Network events, in the page or in one of its workers. */
 export interface NetworkRecord {
@@ -104,6 +106,12 @@ export interface ClassifyInput {
   siteOrigin: string;
   items: readonly InstrumentItem[];
   network: readonly NetworkRecord[];
+  /**
+   * The inline styles the server's HTML of a document held (by document URL, without fragment); a style
+   * of a document listed here that is not in it was written by a script. Unlisted documents (srcdoc and
+   * about:blank frames, other origins) are not judged.
+   */
+  served?: ReadonlyMap<string, ServedStyles>;
 }
 
 export interface ClassifyResult {
@@ -175,6 +183,7 @@ export function classifyPage(input: ClassifyInput): ClassifyResult {
           kind: item.directive.endsWith('-attr') ? 'attribute' : 'element',
           page,
           ...(item.document !== page ? { sourceFile: item.document } : {}),
+          ...(writtenByScript(input.served, item) ? { inserted: true as const } : {}),
         });
         break;
       }
@@ -225,6 +234,16 @@ export function classifyPage(input: ClassifyInput): ClassifyResult {
     )
     .map(({ directive, sample }) => `${directive}: ${sample}`);
   return { observations: [...out.values()], unmatchedInline };
+}
+
+/** An inline style of a served document that its server's HTML does not hold (scripts are not judged). */
+function writtenByScript(
+  served: ReadonlyMap<string, ServedStyles> | undefined,
+  item: Extract<InstrumentItem, { k: 'inline' }>,
+): boolean {
+  if (!served || (item.directive !== 'style-src-elem' && item.directive !== 'style-src-attr')) return false;
+  const styles = served.get(withoutFragment(item.document));
+  return styles !== undefined && !isServedStyle(styles, item.directive, item.text);
 }
 
 function sameFamily(a: string, b: string): boolean {

@@ -235,6 +235,7 @@ export async function runCrawl(
     const record = (item: FrontierItem, result: CapturedPage) => {
       for (const message of session.proxy.blocked.values()) addError(message);
       state.stats.interactionMs += result.interactionMs;
+      state.stats.quietMs += result.quietMs;
       state.stats.writesAnswered += result.writes.length;
       state.stats.navigationsBlocked += result.navigations.length;
       if (result.error && result.status === 0) {

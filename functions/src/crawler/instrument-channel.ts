@@ -33,6 +33,20 @@ export class InstrumentChannel {
     return `(function () { var f = window[${JSON.stringify(this.flushName)}]; return typeof f === 'function' ? f(${withLinks}) : []; })()`;
   }
 
+  /**
+   * An expression that resolves to true once the page (its main frame) was quiet for `windowMs` (no DOM
+   * change, animation frame or short timer), false after `maxMs`; true at once where the instrument is
+   * missing (a document it could not run in has nothing to wait for that it could see).
+   */
+  quietExpression(windowMs: number, maxMs: number): string {
+    return `(function () { var f = window[${JSON.stringify(this.flushName)}]; return f && typeof f.quiet === 'function' ? f.quiet(${Math.round(windowMs)}, ${Math.max(0, Math.round(maxMs))}) : true; })()`;
+  }
+
+  /** An expression naming the instrument's helpers for the interaction script (undefined where missing). */
+  helpersExpression(): string {
+    return `window[${JSON.stringify(this.flushName)}]`;
+  }
+
   private onBatch(payload: string): void {
     let parsed: unknown;
     try {

@@ -4,8 +4,16 @@
 // - inline code as written in the DOM (script/style bodies, on*= handlers, style= attributes, javascript:
 //   URLs), caught by a MutationObserver so code that is inserted and removed again is not missed,
 // - navigation-like targets no request reveals until a user acts (form actions, <base>, manifests, media,
-//   objects), and the page's links for discovery.
+//   objects), and the page's links for discovery,
+// - when the page is quiet: it wraps the page's timers and animation frames (before any site script can
+//   take them) and watches DOM changes, so the crawler can wait until work an action started has finished.
 import * as z from 'zod';
+
+/**
+ * A timer the page sets for at most this long holds "quiet" back (a thumbnail drawn 300 ms after a click);
+ * a longer one is a poll or an autoplay, not work that finishes.
+ */
+export const QUIET_TIMER_MS = 1_000;
 
 /** What the instrument sends; parsed with zod on the Node side (a page can call the binding too). */
 export const instrumentItemSchema = z.discriminatedUnion('k', [
@@ -48,6 +56,15 @@ export function instrumentSource(options: { binding: string; flushName: string; 
   if (typeof send !== 'function' || window[cfg.flushName]) return;
   try { delete window[cfg.binding]; } catch (e) {}
   var stringify = JSON.stringify;
+  // The browser's own timers and frames, taken before the quiet tracker below wraps them: the
+  // instrument's (and the crawler's) own waiting must not count as the page's work.
+  var nativeSetTimeout = window.setTimeout;
+  var nativeClearTimeout = window.clearTimeout;
+  var nativeClearInterval = window.clearInterval;
+  var nativeFrame = window.requestAnimationFrame;
+  var nativeCancelFrame = window.cancelAnimationFrame;
+  var perf = window.performance;
+  var perfNow = function () { return perf.now(); };
   var seen = new Set();
   var queue = [];
   var timer = null;
@@ -58,10 +75,10 @@ export function instrumentSource(options: { binding: string; flushName: string; 
     seen.add(key);
     queue.push(item);
     if (queue.length >= 200) drain();
-    else if (timer === null) timer = setTimeout(drain, 50);
+    else if (timer === null) timer = nativeSetTimeout.call(window, drain, 50);
   }
   function drain() {
-    if (timer !== null) { clearTimeout(timer); timer = null; }
+    if (timer !== null) { nativeClearTimeout.call(window, timer); timer = null; }
     if (queue.length === 0) return;
     var batch = queue;
     queue = [];
@@ -128,7 +145,82 @@ export function instrumentSource(options: { binding: string; flushName: string; 
     pendingText = [];
     for (var i = 0; i < list.length; i++) text(list[i]);
   }
+  // Quiet (settle.ts waits for it after load and after each action): no DOM change, no animation frame
+  // and no short timer pending for a while. Timers and frames are counted as the page schedules them; the
+  // wrappers pass every call through unchanged, and a string handler is not wrapped at all (the browser
+  // must still check it as eval). A timer or frame overdue by STALL ms (a throttled tab) no longer counts;
+  // a longer timer (a poll, a carousel's autoplay) is not waited for.
+  var SHORT_TIMER = ${QUIET_TIMER_MS};
+  var STALL = 250;
+  var lastChange = perfNow();
+  var timers = new Map();
+  var frames = new Map();
+  try {
+    window.setTimeout = function setTimeout(handler, delay) {
+      var wait = Number(delay) || 0;
+      if (typeof handler !== 'function' || wait > SHORT_TIMER) return nativeSetTimeout.apply(window, arguments);
+      var args = Array.prototype.slice.call(arguments);
+      var id;
+      args[0] = function () { timers.delete(id); lastChange = perfNow(); return handler.apply(this, arguments); };
+      id = nativeSetTimeout.apply(window, args);
+      timers.set(id, perfNow() + wait);
+      return id;
+    };
+    window.clearTimeout = function clearTimeout(id) { timers.delete(id); return nativeClearTimeout.call(window, id); };
+    window.clearInterval = function clearInterval(id) { timers.delete(id); return nativeClearInterval.call(window, id); };
+    window.requestAnimationFrame = function requestAnimationFrame(callback) {
+      if (typeof callback !== 'function') return nativeFrame.apply(window, arguments);
+      var id = nativeFrame.call(window, function (t) { frames.delete(id); lastChange = perfNow(); return callback(t); });
+      frames.set(id, perfNow());
+      return id;
+    };
+    window.cancelAnimationFrame = function cancelAnimationFrame(id) { frames.delete(id); return nativeCancelFrame.call(window, id); };
+  } catch (e) {}
+  function scheduled(t) {
+    var busy = false;
+    timers.forEach(function (due) { if (t < due + STALL) busy = true; });
+    frames.forEach(function (at) { if (t < at + STALL) busy = true; });
+    return busy;
+  }
+  function quietNow(windowMs) {
+    var t = perfNow();
+    return t - lastChange >= windowMs && !scheduled(t);
+  }
+  /** Resolves to true once the page was quiet for windowMs, false when maxMs passed first. */
+  function quiet(windowMs, maxMs) {
+    var end = perfNow() + maxMs;
+    return new Promise(function (resolve) {
+      (function check() {
+        onMutations(observer.takeRecords());
+        if (quietNow(windowMs)) return resolve(true);
+        var t = perfNow();
+        if (t >= end) return resolve(false);
+        nativeSetTimeout.call(window, check, Math.max(4, Math.min(windowMs / 2, end - t)));
+      })();
+    });
+  }
+  /**
+   * After an action: what the action changed at once is its own doing, not work in progress. When one
+   * task turn later nothing more changed and no timer or frame is pending, the page is quiet already;
+   * otherwise it is waited for as after load. With \`since\` (when the action started, perf time), an
+   * action that changed and scheduled nothing is done at once.
+   */
+  function afterAction(windowMs, maxMs, since) {
+    var records = observer.takeRecords();
+    onMutations(records);
+    var before = lastChange;
+    // A hover that changed nothing and scheduled nothing needs no task turn (there are dozens of them).
+    if (since !== undefined && lastChange < since && !scheduled(perfNow())) return Promise.resolve(true);
+    return new Promise(function (resolve) {
+      nativeSetTimeout.call(window, function () {
+        onMutations(observer.takeRecords());
+        if (lastChange === before && !scheduled(perfNow())) resolve(true);
+        else quiet(windowMs, maxMs).then(resolve);
+      }, 0);
+    });
+  }
   function onMutations(records) {
+    if (records.length > 0) lastChange = perfNow();
     for (var i = 0; i < records.length; i++) {
       var r = records[i];
       if (r.type === 'childList') {
@@ -141,7 +233,7 @@ export function instrumentSource(options: { binding: string; flushName: string; 
         if (p.localName === 'script' || p.localName === 'style') text(p);
       }
     }
-    if (pendingText.length) setTimeout(rereadText, 0);
+    if (pendingText.length) nativeSetTimeout.call(window, rereadText, 0);
   }
   var observer = new MutationObserver(onMutations);
   observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
@@ -161,7 +253,7 @@ export function instrumentSource(options: { binding: string; flushName: string; 
   // of message tasks, which the scheduler orders after tasks already queued at the same priority).
   var Channel = window.MessageChannel;
   var Wait = Promise;
-  var timer0 = window.setTimeout;
+  var timer0 = nativeSetTimeout;
   function afterQueuedTasks() {
     return new Wait(function (resolve) {
       var rounds = 0;
@@ -195,5 +287,11 @@ export function instrumentSource(options: { binding: string; flushName: string; 
       });
     },
   });
+  // For the crawler's steps (settle.ts, interact.ts), under the flush's secret name.
+  var flush = window[cfg.flushName];
+  flush.quiet = quiet;
+  flush.afterAction = afterAction;
+  flush.now = perfNow;
+  flush.later = function (callback, ms) { return nativeSetTimeout.call(window, callback, ms); };
 })();`;
 }

@@ -17,6 +17,21 @@ export const DEFAULT_INTERACTION_BUDGET_MS = 4_000;
 export const MAX_HOVERS = 30;
 /** Actions per page at most: the budget bounds time, this bounds pages with thousands of controls. */
 export const MAX_ACTIONS = 80;
+/**
+ * Same-page paging ("next", a carousel's arrow, page numbers): this many controls, each pressed this many
+ * times in a row (what only page 3 of a document or slide 3 of a carousel needs shows up then).
+ */
+export const PAGING_CONTROLS = 3;
+export const PAGING_STEPS = 3;
+/** After an action, the page counts as quiet after this long without a DOM change, frame or short timer. */
+export const ACTION_QUIET_MS = 30;
+/** One action's wait for quiet at most (a timer of up to QUIET_TIMER_MS and its aftermath fit). */
+export const ACTION_QUIET_MAX_MS = 1_500;
+/**
+ * Waiting after actions takes at most this share of the budget, so a page whose every control starts an
+ * animation still has all its controls tried (then without waiting), not a budget run out.
+ */
+export const ACTION_QUIET_SHARE = 0.5;
 
 export const interactionResultSchema = z.object({
   actions: z.number().int(),
@@ -24,6 +39,8 @@ export const interactionResultSchema = z.object({
   exhausted: z.boolean(),
   /** URLs the page tried to open in a new window (window.open), swallowed. */
   opened: z.array(z.string()),
+  /** The page was quiet (no DOM change, frame or short timer) when acting ended; absent without helpers. */
+  quiet: z.boolean().optional(),
 });
 export type InteractionResult = z.infer<typeof interactionResultSchema>;
 
@@ -33,11 +50,25 @@ export type InteractionResult = z.infer<typeof interactionResultSchema>;
  */
 const DESTRUCTIVE_LABEL = String.raw`\b(delete|remove|destroy|erase|log ?out|sign ?out|unsubscribe|cancel (my )?(account|subscription)|buy|order|pay|checkout|purchase|confirm|submit|send|post|publish|like|follow|vote|report)\b`;
 
+export interface InteractionOptions {
+  maxActions?: number;
+  /**
+   * An expression for the instrument's helpers in the page (InstrumentChannel.helpersExpression): with
+   * them each action is followed by a wait for quiet; without (a page loaded for enforcement), by a task
+   * turn now and then.
+   */
+  helpers?: string;
+}
+
 /** The in-page script (plain ES2017 in a string: it runs in the page, not in Node). Resolves to an InteractionResult. */
-export function interactionSource(budgetMs: number, maxActions = MAX_ACTIONS): string {
+export function interactionSource(budgetMs: number, options: InteractionOptions = {}): string {
+  const budget = Math.max(0, Math.floor(budgetMs));
   return `(async function () {
-  var deadline = Date.now() + ${Math.max(0, Math.floor(budgetMs))};
-  var maxActions = ${Math.max(0, Math.floor(maxActions))};
+  var deadline = Date.now() + ${budget};
+  var maxActions = ${Math.max(0, Math.floor(options.maxActions ?? MAX_ACTIONS))};
+  var helpers = ${options.helpers ?? 'null'};
+  if (!helpers || typeof helpers.afterAction !== 'function') helpers = null;
+  var quietLeft = ${Math.floor(budget * ACTION_QUIET_SHARE)};
   var hoversLeft = ${MAX_HOVERS};
   var destructive = new RegExp(${JSON.stringify(DESTRUCTIVE_LABEL)}, 'i');
   var opened = [];
@@ -53,6 +84,22 @@ export function interactionSource(budgetMs: number, maxActions = MAX_ACTIONS): s
   var tick = function () {
     return ++turns % 8 === 0 ? new Promise(function (r) { setTimeout(r, 0); }) : Promise.resolve();
   };
+  // With the instrument, each action is followed by a wait until the page is quiet (what the action
+  // started — a fetch's rendering, a thumbnail drawn on a timer, an animation — has finished), within a
+  // share of the budget; requests still in flight are waited for by the crawler after acting.
+  // A hover passes when it started (see the instrument's afterAction): one that did nothing costs nothing.
+  var settle = async function (since) {
+    if (!helpers || quietLeft <= 0) return tick();
+    var started = Date.now();
+    await helpers.afterAction(${ACTION_QUIET_MS}, Math.max(0, Math.min(${ACTION_QUIET_MAX_MS}, quietLeft, deadline - started)), since);
+    quietLeft -= Date.now() - started;
+  };
+  var now = function () { return helpers ? helpers.now() : 0; };
+  // The result, with whether the page is quiet now (then the crawler need not wait for it once more).
+  async function finish(exhausted) {
+    var quiet = helpers ? await helpers.afterAction(${ACTION_QUIET_MS}, Math.max(0, Math.min(${ACTION_QUIET_MAX_MS}, quietLeft, deadline + 500 - Date.now()))) : undefined;
+    return { actions: actions, exhausted: exhausted, opened: opened, quiet: quiet };
+  }
   function label(el) {
     return ((el.getAttribute('aria-label') || '') + ' ' + (el.getAttribute('title') || '') + ' ' + (el.textContent || '') + ' ' + (el.value && typeof el.value === 'string' ? el.value : '')).slice(0, 200);
   }
@@ -80,7 +127,7 @@ export function interactionSource(budgetMs: number, maxActions = MAX_ACTIONS): s
     done.add(el);
     actions++;
     try { how(el); } catch (e) {}
-    await tick();
+    await settle();
   }
   var click = function (el) { el.click(); };
   var hover = function (el) {
@@ -99,6 +146,43 @@ export function interactionSource(budgetMs: number, maxActions = MAX_ACTIONS): s
     el.dispatchEvent(new Event('change', { bubbles: true }));
   };
   function all(selector) { return Array.prototype.slice.call(document.querySelectorAll(selector)); }
+  // Same-page paging: "next" controls (by label, aria-label, rel or a carousel's class) pressed a few
+  // times in a row, each press once the page is quiet again; then a few page numbers of a pagination.
+  // A bare "More" is not paging: it is as often a menu, or a link dressed as a button.
+  var NEXT_LABEL = /^(next|next page|next slide|load more|show more|older|newer|older posts|newer posts|\u203a|\u00bb|\u2192|>|>>|\u276f|\u25b6)$/i;
+  var PAGEABLE = 'button, [role="button"], a, input[type="button"]';
+  function pagingLabel(el) {
+    return (el.getAttribute('aria-label') || el.getAttribute('title') || el.textContent || el.value || '').replace(/s+/g, ' ').trim().slice(0, 40);
+  }
+  function isNext(el) {
+    return NEXT_LABEL.test(pagingLabel(el)) || /\bnext\b/i.test(el.getAttribute('aria-label') || '') ||
+      /(^|s)next(s|$)/i.test(el.getAttribute('rel') || '') || /(^|[s_-])next([s_-]|$)/i.test(el.getAttribute('class') || '');
+  }
+  function usable(el) { return isSafe(el) && el.getAttribute('aria-disabled') !== 'true'; }
+  async function pageThrough() {
+    var controls = all(PAGEABLE).filter(function (el) { return isNext(el) && usable(el); }).slice(0, ${PAGING_CONTROLS});
+    for (var c = 0; c < controls.length; c++) {
+      var el = controls[c];
+      var name = pagingLabel(el);
+      for (var k = 0; k < ${PAGING_STEPS}; k++) {
+        if (actions >= maxActions || Date.now() > deadline) return;
+        // A re-rendered pager replaces its controls: the same control is found again by its label.
+        if (!el.isConnected) el = all(PAGEABLE).filter(function (e) { return isNext(e) && pagingLabel(e) === name; })[0];
+        if (!el || !usable(el)) break;
+        done.add(el);
+        actions++;
+        try { el.click(); } catch (e) {}
+        await settle();
+      }
+    }
+    var numbers = all('.pagination *, [class*="pagination" i] *, [aria-label*="pagination" i] *, [role="navigation"] *')
+      .filter(function (el) { return el.matches(PAGEABLE) && /^d{1,3}$/.test(pagingLabel(el)); });
+    for (var n = 0, pressed = 0; n < numbers.length && pressed < ${PAGING_CONTROLS}; n++) {
+      if (!usable(numbers[n]) || done.has(numbers[n])) continue;
+      pressed++;
+      await act(numbers[n], click);
+    }
+  }
   // Most revealing first: disclosures and tabs open hidden content; choices load dependent content; then
   // any other same-page control; hover and focus last (menus, tooltips).
   var steps = [
@@ -111,10 +195,16 @@ export function interactionSource(budgetMs: number, maxActions = MAX_ACTIONS): s
     ['[role="menuitem"], [onmouseover], [onmouseenter], [onfocus], nav a, [title], button, input', hover],
   ];
   for (var s = 0; s < steps.length; s++) {
+    // Paging comes before the other buttons: clicking them first would leave it a changed page.
+    if (steps[s][0].indexOf('button, [role="button"]') === 0) {
+      await pageThrough();
+      if (actions >= maxActions) return finish(false);
+      if (Date.now() > deadline) return finish(true);
+    }
     var list = all(steps[s][0]);
     for (var i = 0; i < list.length; i++) {
-      if (actions >= maxActions) return { actions: actions, exhausted: false, opened: opened };
-      if (Date.now() > deadline) return { actions: actions, exhausted: true, opened: opened };
+      if (actions >= maxActions) return finish(false);
+      if (Date.now() > deadline) return finish(true);
       var el = list[i];
       if (steps[s][1] === hover) {
         if (hoversLeft <= 0) break;
@@ -122,13 +212,14 @@ export function interactionSource(budgetMs: number, maxActions = MAX_ACTIONS): s
         if (el.localName !== 'a' && !isSafe(el)) continue;
         hoversLeft--;
         actions++;
+        var hoveredAt = now();
         try { hover(el); } catch (e) {}
-        await tick();
+        await settle(hoveredAt);
         continue;
       }
       await act(el, steps[s][1]);
     }
   }
-  return { actions: actions, exhausted: false, opened: opened };
+  return finish(false);
 })()`;
 }

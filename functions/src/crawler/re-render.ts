@@ -1,8 +1,10 @@
 // The stability check (DESIGN.md): after the crawl, a sample of its pages is loaded again in a fresh
 // browser context, to find inline code that changes from one load to the next (a per-request token, a
-// timestamp), which a hash allow-list could never keep up with. Only the re-renders' inline code is kept.
+// timestamp), which a hash allow-list could never keep up with. The second load uses another window width
+// and pixel density (SECOND_VIEWPORT), so code whose values come from the layout (an editor's measured
+// widths) differs too: one load finds both kinds. Only the re-renders' inline code is kept.
 import { RERENDER_MIN_PAGES, RERENDER_SHARE } from '@csp/shared/analyses/progress-bands';
-import type { Rerender } from '@csp/shared/csp/artifact';
+import type { Rerender, Viewport } from '@csp/shared/csp/artifact';
 import type { BrowserSession, CapturedPage, TabOptions } from './browser-session';
 import { samplePages } from './sample';
 import type { CrawlState } from './state';
@@ -11,6 +13,13 @@ import type { CrawlState } from './state';
 /** …within this share of the time the crawl itself took (at least RERENDER_MIN_MS). */
 const RERENDER_TIME_SHARE = 0.35;
 const RERENDER_MIN_MS = 20_000;
+/**
+ * The re-render's window: a laptop at 125 % scaling, against the crawl's 1280 × 900 at 1×. The width
+ * crosses the common 992/1024 px breakpoints and re-wraps every line, the fractional density changes
+ * device-pixel rounding, so values measured from the layout change; the device pixels to paint stay about
+ * the same (a phone's 412 px at 2× scrolls and paints more, for no more to see).
+ */
+export const SECOND_VIEWPORT: Viewport = { width: 960, height: 720, deviceScaleFactor: 1.25 };
 
 export interface RerenderOptions {
   /** Epoch ms by which the run must have returned. */
@@ -87,7 +96,7 @@ export async function rerenderPages(
   let inFlight = 0;
   try {
     const worker = async () => {
-      const tab = session.tabWorker(tabOptions, context);
+      const tab = session.tabWorker({ ...tabOptions, viewport: SECOND_VIEWPORT }, context);
       try {
         for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
           if (Date.now() >= stopAt) {
@@ -104,6 +113,7 @@ export async function rerenderPages(
             inFlight -= 1;
           }
           state.stats.rerenderMs += Date.now() - started;
+          state.stats.quietMs += result.quietMs;
           if (!(result.error && result.status === 0) && !result.incomplete) {
             state.rerenders.push(rerenderOf(url, result));
           }
@@ -134,5 +144,5 @@ function rerenderOf(url: string, result: CapturedPage): Rerender {
       ...(o.shape !== undefined ? { shape: o.shape } : {}),
     });
   }
-  return { page: url, inline };
+  return { page: url, inline, viewport: SECOND_VIEWPORT };
 }

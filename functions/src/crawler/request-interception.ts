@@ -4,7 +4,9 @@
 // page is acted on (and until the next page commits), every request is paused at the request stage too:
 // main-frame navigations are blocked (their targets become links to crawl) and any request other than
 // GET/HEAD is answered by us and never reaches the site.
+import { type ServedStyles, servedStyles } from '@csp/shared/csp/served-styles';
 import type { CDPSession, Protocol } from 'puppeteer-core';
+import { withoutFragment } from './url-normalize';
 
 const CSP_HEADERS = new Set(['content-security-policy', 'content-security-policy-report-only']);
 /** Headers that describe the wire body; Fetch.getResponseBody hands us the decoded body. */
@@ -87,6 +89,11 @@ export class RequestInterceptor {
   unserved = false;
   /** The sites' own policies (Content-Security-Policy headers), by document URL. */
   readonly originalPolicies = new Map<string, string>();
+  /**
+   * The inline styles each served document's HTML holds, by document URL (no fragment): an inline style
+   * the page shows that is not among them was written by a script (classify.ts marks it `inserted`).
+   */
+  readonly servedStyles = new Map<string, ServedStyles>();
   navigations: string[] = [];
   writes: AnsweredWrite[] = [];
   /** The navigation the crawler itself started (let through while `acting`), by URL then by network id. */
@@ -106,6 +113,7 @@ export class RequestInterceptor {
   /** A new visit starts with a navigation to `url`. */
   startVisit(url: string): void {
     this.originalPolicies.clear();
+    this.servedStyles.clear();
     this.navigations = [];
     this.writes = [];
     this.current = url;
@@ -207,6 +215,8 @@ export class RequestInterceptor {
       if (event.request.url === this.current || event.request.url === this.lastRedirectTarget) {
         this.fulfilledAt = Date.now();
       }
+      const html = body.base64Encoded ? Buffer.from(body.body, 'base64').toString('utf8') : body.body;
+      this.servedStyles.set(withoutFragment(event.request.url), servedStyles(html));
       await client.send('Fetch.fulfillRequest', {
         requestId: event.requestId,
         responseCode: status,

@@ -1,6 +1,9 @@
-// The steps that let a page settle before it is collected: the load event, network idle, a scroll through
-// (lazy images and frames load when scrolled into view). Each in-page step has a time limit, and a step
-// that times out or fails says so: the capture is then `incomplete`, never silently thin.
+// The steps that let a page settle before it is collected: the load event, quiet (no request in flight,
+// no DOM change, no animation frame or short timer pending, for a short window), a scroll through the page
+// and its scrollable panes (lazy images and frames load when scrolled into view), quiet again. Each
+// in-page step has a time limit, and a step that times out or fails says so: the capture is then
+// `incomplete`, never silently thin. A page that never gets quiet (a poll, an endless animation) is
+// waited for up to idleMaxMs, then taken as it is.
 import type { CDPSession } from 'puppeteer-core';
 import type { NetworkRecorder } from './network-recorder';
 
@@ -15,6 +18,8 @@ export interface SettleOptions {
   idleMaxMs: number;
   /** A request unanswered for this long no longer holds idle back. */
   stallMs: number;
+  /** The page counts as quiet after this long without a DOM change, animation frame or short timer. */
+  quietMs: number;
 }
 
 export const DEFAULT_SETTLE: SettleOptions = {
@@ -23,6 +28,7 @@ export const DEFAULT_SETTLE: SettleOptions = {
   idleMs: 80,
   idleMaxMs: 2_500,
   stallMs: 1_000,
+  quietMs: 50,
 };
 
 /** In-page steps' time limits. Generous: on a busy machine a step that times out loses observations. */
@@ -34,13 +40,30 @@ export const INTERACTION_MARGIN_MS = 3_000;
 /** Resolves once the load event has fired. */
 const LOAD_EXPRESSION = `document.readyState === 'complete' || new Promise(function (r) { addEventListener('load', function () { r(true); }, { once: true }); })`;
 
-/** Scrolls down a screen at a time (15 at most); resolves to the number of screens scrolled. */
+/**
+ * Scrolls down a screen at a time (15 at most), then through each scrollable pane (a sidebar, a chat
+ * log, a code view: 20 panes, 10 steps each at most); resolves to the number of steps scrolled.
+ */
 const SCROLL_EXPRESSION = `(async function () {
         var steps = 0, y = 0;
+        var frame = function () { return new Promise(function (r) { requestAnimationFrame(function () { r(); }); }); };
         var height = function () { return Math.max(document.documentElement ? document.documentElement.scrollHeight : 0, document.body ? document.body.scrollHeight : 0); };
         while (y + innerHeight < height() && steps < 15) {
           y += innerHeight; scrollTo(0, y); steps++;
-          await new Promise(function (r) { requestAnimationFrame(function () { r(); }); });
+          await frame();
+        }
+        var all = document.body ? document.body.getElementsByTagName('*') : [];
+        var panes = [];
+        for (var i = 0; i < all.length && i < 5000 && panes.length < 20; i++) {
+          var el = all[i];
+          if (el.scrollHeight > el.clientHeight + 16 && el.clientHeight > 0 && /^(auto|scroll|overlay)$/.test(getComputedStyle(el).overflowY)) panes.push(el);
+        }
+        for (var p = 0; p < panes.length; p++) {
+          var pane = panes[p];
+          for (var k = 0; k < 10 && pane.scrollTop + pane.clientHeight < pane.scrollHeight - 1; k++) {
+            pane.scrollTop += pane.clientHeight; steps++;
+            await frame();
+          }
         }
         return steps;
       })()`;
@@ -106,18 +129,59 @@ export async function waitForIdle(
   return false;
 }
 
+/** Builds the in-page expression that waits for quiet (InstrumentChannel.quietExpression). */
+export type QuietExpression = (windowMs: number, maxMs: number) => string;
+
 /**
- * Lets a page that reached DOMContentLoaded settle: the load event, network idle, a scroll through (lazy
- * images and frames load when scrolled into view), idle again. `limit` scales a time limit (a retry's
- * patience); what timed out or failed is added to `problems`.
+ * Waits until the page is quiet: no request in flight for idleMs and, at the same time, no DOM change,
+ * animation frame or short timer for quietMs. The two are waited for side by side (most of the time one
+ * of them holds already); a request that started meanwhile means another round. Returns the time it
+ * took; `quiet` is false when maxMs passed first (a polling or animating page) or the page could not be
+ * asked.
+ */
+export async function waitForQuiet(
+  client: CDPSession,
+  network: NetworkRecorder,
+  settle: SettleOptions,
+  quietExpression: QuietExpression,
+  maxMs: number,
+): Promise<{ quiet: boolean; ms: number }> {
+  const started = Date.now();
+  const end = started + maxMs;
+  const done = (quiet: boolean) => ({ quiet, ms: Date.now() - started });
+  for (;;) {
+    const askedAt = Date.now();
+    const left = end - askedAt;
+    const [idle, page] = await Promise.all([
+      waitForIdle(network, settle, left),
+      runStep<boolean>(
+        client,
+        quietExpression(settle.quietMs, left),
+        left + COLLECT_TIMEOUT_MS,
+        'waiting for the page to be quiet',
+      ),
+    ]);
+    if (!idle || !page.ok || page.value !== true) return done(false);
+    // Quiet in the page while no request started since it was asked: both at once.
+    if (network.lastActivity < askedAt) return done(true);
+    if (Date.now() >= end) return done(false);
+  }
+}
+
+/**
+ * Lets a page that reached DOMContentLoaded settle: the load event, quiet, a scroll through the page and
+ * its panes (lazy images and frames load when scrolled into view), quiet again. `limit` scales a time limit
+ * (a retry's patience); what timed out or failed is added to `problems`. Returns the time spent waiting
+ * for quiet.
  */
 export async function settlePage(
   client: CDPSession,
   network: NetworkRecorder,
   settle: SettleOptions,
+  quietExpression: QuietExpression,
   limit: (ms: number) => number,
   problems: string[],
-): Promise<void> {
+): Promise<number> {
   const loaded = await runStep<boolean>(
     client,
     LOAD_EXPRESSION,
@@ -125,7 +189,7 @@ export async function settlePage(
     'waiting for the load event',
   );
   if (!loaded.ok) problems.push(loaded.reason);
-  await waitForIdle(network, settle, limit(settle.idleMaxMs));
+  let waited = (await waitForQuiet(client, network, settle, quietExpression, limit(settle.idleMaxMs))).ms;
   // Lazy images and frames load when scrolled into view.
   const scrolled = await runStep<number>(
     client,
@@ -136,6 +200,7 @@ export async function settlePage(
   if (!scrolled.ok) problems.push(scrolled.reason);
   if (scrolled.ok && scrolled.value > 0) {
     await sleep(30);
-    await waitForIdle(network, settle, limit(settle.idleMaxMs));
+    waited += (await waitForQuiet(client, network, settle, quietExpression, limit(settle.idleMaxMs))).ms;
   }
+  return waited;
 }

@@ -67,11 +67,19 @@ export const crawlStateSchema = z.object({
   stats: z
     .object({
       interactionMs: z.number().default(0),
+      /** Waiting for pages to be quiet after load, scrolling and acting (crawl and re-render). */
+      quietMs: z.number().default(0),
       rerenderMs: z.number().default(0),
       writesAnswered: z.number().int().default(0),
       navigationsBlocked: z.number().int().default(0),
     })
-    .default({ interactionMs: 0, rerenderMs: 0, writesAnswered: 0, navigationsBlocked: 0 }),
+    .default({
+      interactionMs: 0,
+      quietMs: 0,
+      rerenderMs: 0,
+      writesAnswered: 0,
+      navigationsBlocked: 0,
+    }),
 });
 export type CrawlState = z.infer<typeof crawlStateSchema>;
 export type CrawlStateInput = z.input<typeof crawlStateSchema>;

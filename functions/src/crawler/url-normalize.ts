@@ -6,6 +6,12 @@
 const NON_DOCUMENT =
   /\.(pdf|zip|gz|tgz|rar|7z|tar|dmg|exe|msi|apk|iso|jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|mp3|mp4|m4a|webm|ogg|wav|mov|avi|woff2?|ttf|otf|eot|css|js|mjs|json|xml|txt|csv|docx?|xlsx?|pptx?)$/i;
 
+/** A document's URL as a request names it: document.URL keeps the fragment, a request never has one. */
+export function withoutFragment(url: string): string {
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
+}
+
 /** The page key of `input` (resolved against `base`), or null for anything that is not an http(s) page. */
 export function normalizeUrl(input: string, base?: string): string | null {
   let url: URL;

@@ -59,6 +59,13 @@ export const observationSchema = z.discriminatedUnion('type', [
      * the shape of code that did), so the hash cannot match the next visitor's page.
      */
     unstable: z.literal(true).optional(),
+    /**
+     * Set by the crawler on inline styles only: the text is not in the HTML the server sent for its
+     * document, so a script inserted or rewrote it (an engine-specific branch, a measured size, a rule
+     * added as icons appear). What a script writes can differ in another engine, version or state, so no
+     * hash taken by one crawl can be trusted to hold (gather.ts treats it as unstable).
+     */
+    inserted: z.literal(true).optional(),
     /** inlineShape() of the code: equal for code that differs only in numbers and tokens (see stability.ts). */
     shape: z.string().optional(),
     ...where,
@@ -93,8 +100,24 @@ export const rerenderItemSchema = z.object({
 });
 export type RerenderItem = z.infer<typeof rerenderItemSchema>;
 
-/** A page loaded a second time in a fresh browser context, with its inline code (stability check). */
-export const rerenderSchema = z.object({ page: z.string(), inline: z.array(rerenderItemSchema) });
+/** A browser window's size and pixel density (CSS px, device pixels per CSS px). */
+export const viewportSchema = z.object({
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  deviceScaleFactor: z.number().positive(),
+});
+export type Viewport = z.infer<typeof viewportSchema>;
+
+/**
+ * A page loaded a second time in a fresh browser context, with its inline code (stability check). The
+ * second load uses another viewport (`viewport`, when set) so code whose values come from the layout
+ * differs too.
+ */
+export const rerenderSchema = z.object({
+  page: z.string(),
+  inline: z.array(rerenderItemSchema),
+  viewport: viewportSchema.optional(),
+});
 export type Rerender = z.infer<typeof rerenderSchema>;
 
 /**

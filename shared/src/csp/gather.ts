@@ -53,17 +53,24 @@ export interface Gathered {
   wasmSeen: number;
   observations: number;
   findings: Map<string, PolicyFinding>;
-  /** Inline code marked unstable, by directive + shape (never hashed). */
+  /** Inline code marked unstable (and styles a script wrote), by directive + shape (never hashed). */
   unstableScripts: Map<string, UnstableItem>;
   unstableStyleElements: Map<string, UnstableItem>;
   unstableStyleAttributes: Map<string, UnstableItem>;
   scriptHashPages: ScriptHashPages;
 }
 
+/**
+ * Why no hash of an inline item can hold: `changed`, its text differed when the page was loaded again
+ * (another viewport, a fresh context); `inserted`, a script wrote it (not in the server's HTML).
+ */
+export type UnstableReason = 'changed' | 'inserted';
+
 export interface UnstableItem {
   directive: string;
   sample: string;
   pages: Set<string>;
+  why: Set<UnstableReason>;
 }
 
 /** One pass over every observation: resources → sources, with caches so the cost is per origin, not per URL. */
@@ -186,7 +193,11 @@ export function gather(artifact: CrawlArtifact, self: string, secure: boolean): 
           break;
         }
         case 'inline': {
-          if (obs.unstable) {
+          // A style a script inserted or rewrote is as untrustworthy to hash as one that changed between
+          // loads: another engine, version or state writes another text. Scripts are never judged by who
+          // wrote them (an unstable script stays blocked in allowlist mode; strict mode's nonce covers it).
+          const insertedStyle = obs.inserted === true && obs.directive.startsWith('style');
+          if (obs.unstable || insertedStyle) {
             const into = obs.directive.startsWith('style')
               ? obs.directive === 'style-src-attr'
                 ? g.unstableStyleAttributes
@@ -195,10 +206,12 @@ export function gather(artifact: CrawlArtifact, self: string, secure: boolean): 
             const key = `${obs.directive} ${obs.shape ?? obs.hash}`;
             let item = into.get(key);
             if (!item) {
-              item = { directive: obs.directive, sample: obs.sample ?? '', pages: new Set() };
+              item = { directive: obs.directive, sample: obs.sample ?? '', pages: new Set(), why: new Set() };
               into.set(key, item);
             }
             item.pages.add(obs.page);
+            if (obs.unstable) item.why.add('changed');
+            if (insertedStyle) item.why.add('inserted');
             break;
           }
           let source = seenHashes.get(obs.hash);

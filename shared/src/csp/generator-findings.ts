@@ -5,7 +5,7 @@
 import type { CrawlArtifact } from './artifact';
 import { UNSAFE_HASHES, UNSAFE_INLINE, WASM_UNSAFE_EVAL } from './directives';
 import { addGeneratorFinding, type PolicyFinding } from './finding';
-import type { Gathered, UnstableItem } from './gather';
+import type { Gathered, UnstableItem, UnstableReason } from './gather';
 
 /**
  * Why script-src, style-src-attr or default-src carry what they carry beyond origins. 'unsafe-hashes' in a
@@ -43,7 +43,16 @@ export function keywordFindings(g: Gathered, findings: Map<string, PolicyFinding
   }
 }
 
-/** Findings for inline code that changes on every load (marked by stability.ts). */
+/** Why each unstable style cannot be hashed, in the words of its finding. */
+const STYLE_REASON: Record<UnstableReason, string> = {
+  inserted: "written by a script (not in the server's HTML)",
+  changed: 'different when the page was loaded again (another window size and pixel density)',
+};
+
+/**
+ * Findings for inline code no hash can hold: code that changed when pages were loaded again (stability.ts)
+ * and styles a script wrote (the crawler's `inserted`): which items, on which pages, and why.
+ */
 export function unstableFindings(g: Gathered, findings: Map<string, PolicyFinding>): void {
   const list = (items: Map<string, UnstableItem>) =>
     [...items.values()]
@@ -59,12 +68,24 @@ export function unstableFindings(g: Gathered, findings: Map<string, PolicyFindin
   ] as const;
   for (const [directive, items, what] of styleKinds) {
     if (items.size === 0) continue;
+    const reasons = (['inserted', 'changed'] as const)
+      .map((why) => [why, [...items.values()].filter((i) => i.why.has(why)).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([why, n]) => `${n} ${STYLE_REASON[why]}`)
+      .join(', ');
+    const listed = [...items.values()]
+      .slice(0, 5)
+      .map(
+        (i) =>
+          `"${i.sample}" (${[...i.why].map((w) => STYLE_REASON[w].split(' (')[0]).join(', ')}) on ${[...i.pages].slice(0, 3).join(', ')}${i.pages.size > 3 ? ` and ${i.pages.size - 3} more` : ''}`,
+      )
+      .join('; ');
     addGeneratorFinding(findings, {
       severity: 'low',
       directive,
       code: 'unstable-inline-style',
       value: UNSAFE_INLINE,
-      description: `${items.size} inline ${what} change on every load (values measured from the layout), so no hash can match the next visitor's page: ${directive} allows 'unsafe-inline' instead. Inline styles cannot run script, so the risk is low. ${list(items)}.`,
+      description: `${items.size} inline ${what} cannot be allowed by hash: ${reasons}. What a script writes (sizes measured from the layout and fonts, rules added as the page changes, a branch for one browser engine) differs in another browser, window or visit, so no hash taken by this crawl can match every visitor's page: ${directive} allows 'unsafe-inline' instead, and lists no hash (a hash beside it would switch 'unsafe-inline' off). Styles in the server's HTML keep their hashes where their directive has no 'unsafe-inline'. Inline styles cannot run script, so the risk is low. ${listed}.`,
     });
   }
   const elements = new Map([...g.unstableScripts].filter(([, i]) => i.directive !== 'script-src-attr'));
