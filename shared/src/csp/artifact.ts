@@ -59,6 +59,11 @@ export const observationSchema = z.discriminatedUnion('type', [
      * the shape of code that did), so the hash cannot match the next visitor's page.
      */
     unstable: z.literal(true).optional(),
+    /**
+     * Set by verification in a second engine: only that engine had this inline style (a script's path for
+     * that engine, or values from its layout), so the crawl could not show that a hash of it holds.
+     */
+    engine: z.literal('firefox').optional(),
     /** inlineShape() of the code: equal for code that differs only in numbers and tokens (see stability.ts). */
     shape: z.string().optional(),
     ...where,
