@@ -3,6 +3,8 @@
 // DynamoDB Local starts beside it; without it (tests that start this entry), web/dist is served as it is.
 import { resolve } from 'node:path';
 import { createBlobStore } from '../blobs';
+import { loadConfig } from '../config';
+import { findFirefox } from '../crawler/firefox';
 import { createCrawlHandler } from '../crawler/handler';
 import { startLocalServer } from './server';
 import { ensureWebBuild } from './web-build';
@@ -18,6 +20,12 @@ async function main() {
     : Promise.resolve();
   // A failed build must not leave the server (and DynamoDB Local) running: it is awaited after the start.
   webBuild.catch(() => {});
+  const secondEngine = findFirefox(loadConfig().FIREFOX_PATH);
+  say(
+    'executablePath' in secondEngine
+      ? `Policies are verified in Chromium and Firefox (${secondEngine.executablePath}).`
+      : `Policies are verified in Chromium only: ${secondEngine.unavailable}.`,
+  );
   say('Starting the API and its database...');
   const server = await startLocalServer({
     host: process.env.HOST ?? '127.0.0.1',
@@ -29,6 +37,7 @@ async function main() {
         logger: deps.logger,
         blobs: createBlobStore(deps.config),
         allowPrivateTargets: deps.config.ALLOW_PRIVATE_TARGETS,
+        secondEngine,
       }),
   });
   try {
