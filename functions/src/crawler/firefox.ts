@@ -2,8 +2,9 @@
 // in CI), driven by puppeteer-core over WebDriver BiDi. It runs behind the same SSRF proxy as Chromium, with
 // every way Firefox has of reaching the network by itself (DNS prefetch, speculative connections, DNS over
 // HTTPS, WebRTC) turned off, so the proxy stays the only place its traffic leaves from.
-// In AWS the crawler stays Chromium-only: the Lambda image has no Firefox (and no package for one); what
-// Firefox does differently reaches AWS analyses through the engine table the generator reads instead.
+// In AWS the crawler stays Chromium-only: the crawler Lambda has no Firefox (Firefox ESR is 295 MB unpacked
+// before its libraries, above what a zip-packaged Lambda may hold); what Firefox does differently reaches
+// AWS analyses through the engine table the generator reads instead.
 import { accessSync, constants } from 'node:fs';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { chromiumEnvironment } from './browser';
