@@ -88,6 +88,8 @@ export class FirefoxTab {
   private lastActivity = 0;
   /** The current page's main document response (the last one: redirects come first). */
   private document: { status: number; signal?: string } | null = null;
+  /** The current page's main document was handed over with our policy (else nothing it does is reported). */
+  private served = false;
   private readonly onResponse = (event: ResponseStarted) => {
     if (event.context === this.contextId && event.navigation !== null) {
       const signal = this.options.signalHeader?.toLowerCase();
@@ -190,6 +192,7 @@ export class FirefoxTab {
         value: { type: 'string', value: this.options.policy },
       });
       await this.connection.send('network.continueResponse', { request, headers });
+      if (event.context === this.contextId && event.navigation !== null) this.served = true;
     } catch {
       await this.connection.send('network.continueResponse', { request }).catch(() => {});
     }
@@ -201,6 +204,7 @@ export class FirefoxTab {
     const problems: string[] = [];
     const base = { url, finalUrl: url, violations: [], observations: [] };
     this.document = null;
+    this.served = false;
     this.inFlight.clear();
     // BiDi's own navigate, not page.goto: after a navigation the interaction started and we blocked,
     // puppeteer's goto in Firefox waits for a load it never attributes to the new navigation.
@@ -224,6 +228,10 @@ export class FirefoxTab {
     const response = this.documentResponse();
     const status = response?.status ?? 0;
     if (response?.signal) return { ...base, status: 0, error: decodeURIComponent(response.signal) };
+    // A page of the site that went to Firefox without our policy reports nothing: it was not checked.
+    if (!this.wasServed() && sameOrigin(this.page.url(), this.options.siteOrigin)) {
+      problems.push('the page could not be served with the policy');
+    }
     await this.quiet(LOAD_QUIET_MS);
     const scrolled = await this.step(SCROLL_THROUGH, 5_000, 'scrolling through the page', problems);
     if (typeof scrolled === 'number' && scrolled > 0) await this.quiet(LOAD_QUIET_MS);
@@ -256,9 +264,13 @@ export class FirefoxTab {
     };
   }
 
-  /** Set by the response events while navigating (a method, so the compiler does not narrow it away). */
+  /** Set by the response events while navigating (methods, so the compiler does not narrow them away). */
   private documentResponse(): { status: number; signal?: string } | null {
     return this.document;
+  }
+
+  private wasServed(): boolean {
+    return this.served;
   }
 
   /** Acts on the page with navigations blocked and writes answered (as the crawl does), then waits for quiet. */
@@ -401,6 +413,14 @@ export function markEngineStyles(
     });
   }
   return out;
+}
+
+function sameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === new URL(origin).origin;
+  } catch {
+    return false;
+  }
 }
 
 /** Headers of our answer to a write: CORS-permissive so the page's code goes on as if it had succeeded. */
