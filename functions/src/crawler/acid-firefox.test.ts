@@ -3,8 +3,8 @@
 // generated policy ENFORCED and act on it as a visitor would: every mark reached (the Firefox-only ones
 // too), no violation (DOM events and report-uri reports). Two sites: the fixture corpus, and a small site
 // whose script inserts a <style> block only in Firefox (in the corpus, the editor's per-load styles already
-// need 'unsafe-inline' and would hide it). One Firefox serves the whole file (it takes seconds to start);
-// the timed verification starts its own, as an analysis does.
+// need 'unsafe-inline' and would hide it). One Firefox serves the whole file (it takes seconds to start),
+// as `npm start` keeps one for all analyses.
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
 import { generatePolicy } from '@csp/shared/csp/generate';
 import { serializePolicy } from '@csp/shared/csp/serialize';
@@ -15,30 +15,13 @@ import { EngineVerifier } from './engines-verify';
 import { findFirefox } from './firefox';
 import { FirefoxSession } from './firefox-verify';
 import { UNSTABLE_SCRIPT_MARKS } from './fixtures/content';
-import { crawlCorpus } from './fixtures/corpus-crawl';
 import { type EnforcedPageResult, loadUnderPolicy } from './fixtures/enforce';
+import { analyseCorpus, verifyAndRefine } from './fixtures/engine-analysis';
 import { engineSiteRoutes, FIREFOX_ONLY_MARKS, FIREFOX_UNREACHED_MARKS } from './fixtures/firefox-content';
 import { type FixtureSites, startFixtureSites } from './fixtures/sites';
-import { refineArtifact } from './refine';
-import type { Verification } from './verify';
 
 const firefox = findFirefox(process.env.FIREFOX_PATH);
 if ('unavailable' in firefox) console.log('skipped: needs firefox-esr');
-
-/** What an analysis does after its crawl: verify, refine once from what was blocked, verify again. */
-async function verifyAndRefine(
-  crawled: CrawlArtifact,
-  rerenders: Parameters<typeof markUnstableInline>[1],
-  verifier: EngineVerifier,
-): Promise<{ first: Verification; final: Verification; refined: CrawlArtifact }> {
-  const pages = crawled.pages.filter((p) => p.status < 400 && !p.incomplete).map((p) => p.finalUrl);
-  const common = { pages, siteOrigin: crawled.origin, allowPrivateTargets: true };
-  const first = await verifier.verify({ ...common, policy: serializePolicy(generatePolicy(crawled).rules) });
-  if (first.violations === 0) return { first, final: first, refined: crawled };
-  const refined = markUnstableInline(refineArtifact(crawled, first.pagesWithViolations), rerenders).artifact;
-  const final = await verifier.verify({ ...common, policy: serializePolicy(generatePolicy(refined).rules) });
-  return { first, final, refined };
-}
 
 async function crawlSite(sites: FixtureSites) {
   const { state, done } = await runCrawl(
@@ -179,25 +162,17 @@ describe.skipIf('unavailable' in firefox)(
       const timings = { chromiumOnlyMs: 0, withFirefoxMs: 0 };
       beforeAll(async () => {
         sites = await startFixtureSites();
-        const analysis = async (verifier: EngineVerifier) => {
-          try {
-            const { state, done } = await crawlCorpus(sites, { timeoutMs: 150_000 });
-            expect(done).toBe(true);
-            const crawled = markUnstableInline(crawlArtifact(state), state.rerenders).artifact;
-            return { crawled, ...(await verifyAndRefine(crawled, state.rerenders, verifier)) };
-          } finally {
-            await verifier.close();
-          }
-        };
-        let start = Date.now();
-        await analysis(
+        const chromiumOnly = await analyseCorpus(
+          sites,
           new EngineVerifier({ unavailable: 'timing Chromium alone' }, { allowPrivateTargets: true }),
         );
-        timings.chromiumOnlyMs = Date.now() - start;
-        // Firefox starts with the crawl, as runAnalysisJob starts it.
-        start = Date.now();
-        const withFirefox = await analysis(new EngineVerifier(firefox, { allowPrivateTargets: true }));
-        timings.withFirefoxMs = Date.now() - start;
+        timings.chromiumOnlyMs = chromiumOnly.ms;
+        // Firefox already running, as `npm start` keeps it (each pass gets a fresh context of it).
+        const withFirefox = await analyseCorpus(
+          sites,
+          new EngineVerifier({ session }, { allowPrivateTargets: true }),
+        );
+        timings.withFirefoxMs = withFirefox.ms;
         refined = withFirefox.refined;
         paths = [...new Set(withFirefox.crawled.pages.map((p) => new URL(p.finalUrl).pathname))].sort();
       }, 400_000);

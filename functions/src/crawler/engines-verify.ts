@@ -4,29 +4,42 @@
 // why an engine could not be used, so the analysis says "Verified in Chromium and Firefox" only when true.
 import type { EngineVerification } from '@csp/shared/schemas/analysis';
 import type { SecondEngine } from './firefox';
-import { FirefoxSession } from './firefox-verify';
+import { type FirefoxKeeper, FirefoxSession } from './firefox-verify';
 import { type Verification, type VerifyOptions, verifyPolicy } from './verify';
 
 export class EngineVerifier {
   private firefox: Promise<FirefoxSession | null>;
-  /** The Firefox was handed in (a test's, kept for its whole file): it is not ours to close. */
+  /** The Firefox was handed in (kept by `npm start` or by a test file): it is not ours to close. */
   private readonly borrowed: boolean = false;
   private firefoxProblem: string | undefined;
   private firefoxVersion: string | undefined;
   private lastChromium: Verification | null = null;
   private lastFirefox: Verification | null = null;
+  /** Pages Firefox checks in the next pass: null for the whole sample (the first pass). */
+  private firefoxRecheck: string[] | null = null;
+  /** Pages of the sample Firefox checked in its first pass. */
+  private firefoxPagesChecked = 0;
 
   /** Starts Firefox at once (it takes seconds), while the caller prepares the first pass. */
   constructor(
-    secondEngine: SecondEngine | { session: FirefoxSession },
+    secondEngine: SecondEngine | { session: FirefoxSession } | { keeper: FirefoxKeeper },
     session: Pick<VerifyOptions, 'allowPrivateTargets' | 'checkAddress' | 'ownPorts'>,
   ) {
-    if ('session' in secondEngine) {
+    if ('session' in secondEngine || 'keeper' in secondEngine) {
+      // A Firefox kept by the process (npm start) or a test: not ours to close.
       this.borrowed = true;
-      this.firefox = secondEngine.session.version().then((version) => {
-        this.firefoxVersion = version;
-        return secondEngine.session;
-      });
+      const session =
+        'session' in secondEngine ? Promise.resolve(secondEngine.session) : secondEngine.keeper.session();
+      this.firefox = session.then(
+        async (running) => {
+          this.firefoxVersion = await running.version().catch(() => undefined);
+          return running;
+        },
+        (error: unknown) => {
+          this.firefoxProblem = `Firefox did not start: ${message(error)}`;
+          return null;
+        },
+      );
       return;
     }
     if ('unavailable' in secondEngine) {
@@ -48,27 +61,41 @@ export class EngineVerifier {
 
   /** One pass in every engine; violations of both, pages with violations of both (for refinement). */
   async verify(options: VerifyOptions): Promise<Verification> {
+    // Firefox's second pass checks again only the pages its first could not pass: a refined policy only
+    // adds what a pass blocked, and Chromium checks the whole sample again. Firefox is the costlier engine
+    // (it doubles the CPU work of verification on a small machine), and this keeps its share small.
+    const recheck = this.firefoxRecheck;
     const firefoxPass = this.firefox.then((session) =>
-      session
-        ?.verify({
-          pages: options.pages,
-          policy: options.policy,
-          siteOrigin: options.siteOrigin,
-          ...(options.sampleSize !== undefined ? { sampleSize: options.sampleSize } : {}),
-          ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
-          ...(options.interactionBudgetMs !== undefined
-            ? { interactionBudgetMs: options.interactionBudgetMs }
-            : {}),
-        })
-        .catch((error: unknown) => {
-          this.firefoxProblem = `Firefox stopped verifying: ${message(error)}`;
-          this.lastFirefox = null;
-          return null;
-        }),
+      recheck?.length === 0
+        ? null
+        : session
+            ?.verify({
+              pages: recheck ?? options.pages,
+              policy: options.policy,
+              siteOrigin: options.siteOrigin,
+              ...(recheck
+                ? { sampleSize: recheck.length }
+                : options.sampleSize !== undefined
+                  ? { sampleSize: options.sampleSize }
+                  : {}),
+              ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
+              ...(options.interactionBudgetMs !== undefined
+                ? { interactionBudgetMs: options.interactionBudgetMs }
+                : {}),
+            })
+            .catch((error: unknown) => {
+              this.firefoxProblem = `Firefox stopped verifying: ${message(error)}`;
+              this.lastFirefox = null;
+              return null;
+            }),
     );
     const [chromium, firefox] = await Promise.all([verifyPolicy(options), firefoxPass]);
     this.lastChromium = chromium;
-    if (firefox) this.lastFirefox = firefox;
+    if (firefox) {
+      if (!recheck) this.firefoxPagesChecked = firefox.pagesChecked;
+      this.lastFirefox = firefox;
+      this.firefoxRecheck = [...firefox.pagesWithViolations.map((p) => p.url), ...firefox.unchecked];
+    }
     return firefox ? mergeVerifications(chromium, firefox) : chromium;
   }
 
@@ -84,7 +111,7 @@ export class EngineVerifier {
       ? {
           engine: 'firefox',
           ...(this.firefoxVersion ? { version: this.firefoxVersion } : {}),
-          pagesChecked: this.lastFirefox.pagesChecked,
+          pagesChecked: this.firefoxPagesChecked,
           violations: this.lastFirefox.violations,
         }
       : { engine: 'firefox', unavailable: this.firefoxProblem ?? 'no page was verified' };

@@ -12,7 +12,7 @@
 // own loads are verified in Chromium only.
 import { randomBytes } from 'node:crypto';
 import type { Observation } from '@csp/shared/csp/artifact';
-import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
+import type { BrowserContext, HTTPRequest, Page } from 'puppeteer-core';
 import { classifyPage, cspHash, inlineShape, SAMPLE_LENGTH } from './classify';
 import { type InstrumentItem, instrumentBatchSchema, instrumentSource } from './instrument';
 import { DEFAULT_INTERACTION_BUDGET_MS, interactionSource } from './interact';
@@ -108,10 +108,11 @@ export class FirefoxTab {
     private readonly options: FirefoxTabOptions,
   ) {}
 
-  static async open(browser: Browser, options: FirefoxTabOptions): Promise<FirefoxTab> {
-    const connection = (browser as unknown as { connection?: BidiConnection }).connection;
+  /** Opens a tab in `owner` (a verification pass' own browser context). */
+  static async open(owner: BrowserContext, options: FirefoxTabOptions): Promise<FirefoxTab> {
+    const connection = (owner.browser() as unknown as { connection?: BidiConnection }).connection;
     if (!connection) throw new Error('not a WebDriver BiDi browser');
-    const page = await browser.newPage();
+    const page = await owner.newPage();
     const tab = new FirefoxTab(page, connection, options);
     try {
       await tab.install();

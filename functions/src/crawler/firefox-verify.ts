@@ -4,7 +4,7 @@
 // Chromium alone can still break a Firefox visitor's page. One Firefox serves both passes of an analysis
 // (it takes seconds to start); it runs behind its own SSRF proxy, like Chromium.
 import { VERIFY_SAMPLE_PAGES } from '@csp/shared/analyses/progress-bands';
-import type { Browser } from 'puppeteer-core';
+import type { Browser, BrowserContext } from 'puppeteer-core';
 import { closeBrowser } from './browser';
 import type { BrowserSessionOptions } from './browser-session';
 import { launchFirefox } from './firefox';
@@ -59,7 +59,17 @@ export class FirefoxSession {
     return this.browser.version();
   }
 
+  /** One pass, in a browser context of its own (no cookie, cache or storage from an earlier pass). */
   async verify(options: FirefoxVerifyOptions): Promise<Verification> {
+    const context = await this.browser.createBrowserContext();
+    try {
+      return await this.verifyIn(context, options);
+    } finally {
+      await context.close().catch(() => {});
+    }
+  }
+
+  private async verifyIn(context: BrowserContext, options: FirefoxVerifyOptions): Promise<Verification> {
     const pages = samplePages(options.pages, options.sampleSize ?? VERIFY_SAMPLE_PAGES);
     const result: Verification = {
       pagesChecked: 0,
@@ -73,7 +83,7 @@ export class FirefoxSession {
     const seen = new Set<string>();
     const queue = [...pages];
     const worker = async () => {
-      const tab = await FirefoxTab.open(this.browser, {
+      const tab = await FirefoxTab.open(context, {
         siteOrigin: options.siteOrigin,
         policy,
         signalHeader: this.proxy.signalHeader,
@@ -128,5 +138,41 @@ export class FirefoxSession {
   async close(): Promise<void> {
     await closeBrowser(this.browser);
     await this.proxy.close();
+  }
+}
+
+/**
+ * One Firefox kept for the whole process (`npm start`): started at once, so no analysis waits seconds for
+ * it, and started again if it died. Each verification pass gets a fresh browser context of it.
+ */
+export class FirefoxKeeper {
+  private current: Promise<FirefoxSession> | null = null;
+  private checking: Promise<FirefoxSession> | null = null;
+
+  constructor(
+    private readonly executablePath: string,
+    private readonly options: Omit<BrowserSessionOptions, 'userAgent'>,
+  ) {}
+
+  /** The running Firefox (started, or started again, when needed). */
+  session(): Promise<FirefoxSession> {
+    this.checking ??= this.running().finally(() => {
+      this.checking = null;
+    });
+    return this.checking;
+  }
+
+  private async running(): Promise<FirefoxSession> {
+    const current = this.current ? await this.current.catch(() => null) : null;
+    if (current?.browser.connected) return current;
+    if (current) await current.close().catch(() => {});
+    this.current = FirefoxSession.start(this.executablePath, this.options);
+    return this.current;
+  }
+
+  async close(): Promise<void> {
+    const current = this.current ? await this.current.catch(() => null) : null;
+    this.current = null;
+    await current?.close();
   }
 }

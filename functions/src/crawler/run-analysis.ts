@@ -26,6 +26,7 @@ import { firstCrawlError, summarizeCapture } from './capture-summary';
 import { checkpointKey, crawlArtifact, type RunCrawlOptions, runCrawl } from './crawl';
 import { EngineVerifier } from './engines-verify';
 import type { SecondEngine } from './firefox';
+import type { FirefoxKeeper } from './firefox-verify';
 import type { AnalysisJob, AnalysisJobResult } from './job';
 import { refineArtifact } from './refine';
 import { type CrawlState, parseCrawlState } from './state';
@@ -41,7 +42,7 @@ export interface AnalysisJobDeps {
    * Firefox for verification beside Chromium (local mode, CI), or why there is none (AWS: Lambda has no
    * Firefox). Absent: Chromium only, said so in the analysis.
    */
-  secondEngine?: SecondEngine;
+  secondEngine?: SecondEngine | { keeper: FirefoxKeeper };
   /** Test hooks for the crawl itself (settle times, a narrowed address check, interaction, re-renders). */
   crawlOptions?: Pick<
     RunCrawlOptions,
@@ -58,7 +59,8 @@ export async function runAnalysisJob(
   job: AnalysisJob,
   ownDeadline = Number.POSITIVE_INFINITY,
 ): Promise<AnalysisJobResult> {
-  // Firefox takes seconds to start: it starts with the crawl, so verification does not wait for it.
+  // Firefox takes seconds to start: `npm start` keeps one running (a keeper); otherwise it starts with the
+  // crawl, so verification does not wait for it.
   const verifier = new EngineVerifier(
     deps.secondEngine ?? { unavailable: 'this crawler runs Chromium only' },
     {

@@ -15,10 +15,18 @@ import { TEST_ENV } from '../testing/api-server';
 const ROOT = resolve(import.meta.dirname, '../../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'csp-start-output-'));
 let child: ChildProcess | undefined;
-afterAll(() => {
-  child?.kill('SIGKILL');
+afterAll(async () => {
+  // Stopped as Ctrl-C stops it, so what it started (DynamoDB Local's Java, the kept Firefox) goes too;
+  // killed only if it does not stop.
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child?.kill('SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(timer);
+  }
   rmSync(dataDir, { recursive: true, force: true });
-});
+}, 30_000);
 
 describe('npm start', () => {
   it('says what it does while it starts, and how long it took from the process start', {
