@@ -61,6 +61,11 @@ const envSchema = z.object({
     .default(CRAWL_LIMITS.dailyPagesPerUser.default),
   /** The crawler function the crawl coordinator invokes with each job (AWS). */
   CRAWLER_FUNCTION: z.string().optional(),
+  /**
+   * Firefox for verification beside Chromium (`npm start`, CI); unset: /usr/bin/firefox-esr or
+   * /usr/bin/firefox when installed. Never used in AWS (the crawler Lambda has no Firefox).
+   */
+  FIREFOX_PATH: z.string().optional(),
   /** The crawl writer function, the only thing the crawler may invoke (AWS). */
   CRAWL_WRITER_FUNCTION: z.string().optional(),
   /**

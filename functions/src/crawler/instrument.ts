@@ -46,7 +46,17 @@ export const instrumentBatchSchema = z.array(instrumentItemSchema);
  * page's links; `policy` is the exact policy text we injected, so violations of the site's own <meta>
  * policies are not mistaken for observations.
  */
-export function instrumentSource(options: { binding: string; flushName: string; policy: string }): string {
+export function instrumentSource(options: {
+  binding: string;
+  flushName: string;
+  policy: string;
+  /**
+   * Firefox reports the policy text rewritten ('none' added to an empty source list…), so there a violation
+   * is told ours by its disposition instead: report-only, in a document of this origin (whose own CSP
+   * headers were set aside for ours, and a <meta> policy cannot be report-only).
+   */
+  reportOnlyOrigin?: string;
+}): string {
   const config = JSON.stringify(options);
   // Plain ES2017 in a string: it runs in the page, not in Node, and must not depend on the page's globals
   // after it started (sites overwrite them).
@@ -87,7 +97,7 @@ export function instrumentSource(options: { binding: string; flushName: string; 
   var JS_TYPES = /^(|text\\/javascript|application\\/javascript|text\\/ecmascript|application\\/ecmascript|module|importmap|speculationrules|text\\/jscript|text\\/livescript|application\\/x-javascript|text\\/x-javascript)$/i;
 
   document.addEventListener('securitypolicyviolation', function (e) {
-    if (e.originalPolicy !== cfg.policy) return;
+    if (e.originalPolicy !== cfg.policy && !(cfg.reportOnlyOrigin && e.disposition === 'report' && location.origin === cfg.reportOnlyOrigin)) return;
     emit({ k: 'violation', directive: String(e.effectiveDirective), blocked: String(e.blockedURI), sample: String(e.sample || ''),
       sourceFile: String(e.sourceFile || ''), line: Number(e.lineNumber) || 0, column: Number(e.columnNumber) || 0, document: docUrl() });
   }, true);

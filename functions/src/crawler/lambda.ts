@@ -20,6 +20,9 @@ const deps = {
     : createBlobStore(config),
   logger: createLogger(config.LOG_LEVEL, { fn: 'crawler' }),
   allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+  // Chromium only in AWS: the Lambda image has no Firefox. What Firefox does differently reaches AWS
+  // analyses through the engine table the generator reads.
+  secondEngine: { unavailable: 'the crawler in AWS runs Chromium only (Lambda has no Firefox)' },
 };
 
 export const handler = async (event: unknown, context: Context) => {

@@ -24,10 +24,12 @@ import type { Logger } from '../logger';
 import { packKnowledge } from '../store/knowledge';
 import { firstCrawlError, summarizeCapture } from './capture-summary';
 import { checkpointKey, crawlArtifact, type RunCrawlOptions, runCrawl } from './crawl';
+import { EngineVerifier } from './engines-verify';
+import type { SecondEngine } from './firefox';
+import type { FirefoxKeeper } from './firefox-verify';
 import type { AnalysisJob, AnalysisJobResult } from './job';
 import { refineArtifact } from './refine';
 import { type CrawlState, parseCrawlState } from './state';
-import { verifyPolicy } from './verify';
 
 export interface AnalysisJobDeps {
   writer: CrawlWriter;
@@ -36,6 +38,11 @@ export interface AnalysisJobDeps {
   allowPrivateTargets: boolean;
   /** The product's own ports (local mode: the API, DynamoDB Local), never crawled on this machine. */
   ownPorts?: readonly number[];
+  /**
+   * Firefox for verification beside Chromium (local mode, CI), or why there is none (AWS: Lambda has no
+   * Firefox). Absent: Chromium only, said so in the analysis.
+   */
+  secondEngine?: SecondEngine | { keeper: FirefoxKeeper };
   /** Test hooks for the crawl itself (settle times, a narrowed address check, interaction, re-renders). */
   crawlOptions?: Pick<
     RunCrawlOptions,
@@ -51,6 +58,29 @@ export async function runAnalysisJob(
   deps: AnalysisJobDeps,
   job: AnalysisJob,
   ownDeadline = Number.POSITIVE_INFINITY,
+): Promise<AnalysisJobResult> {
+  // Firefox takes seconds to start: `npm start` keeps one running (a keeper); otherwise it starts with the
+  // crawl, so verification does not wait for it.
+  const verifier = new EngineVerifier(
+    deps.secondEngine ?? { unavailable: 'this crawler runs Chromium only' },
+    {
+      allowPrivateTargets: deps.allowPrivateTargets,
+      ownPorts: deps.ownPorts,
+      ...(deps.crawlOptions?.checkAddress ? { checkAddress: deps.crawlOptions.checkAddress } : {}),
+    },
+  );
+  try {
+    return await runWithVerifier(deps, job, ownDeadline, verifier);
+  } finally {
+    await verifier.close();
+  }
+}
+
+async function runWithVerifier(
+  deps: AnalysisJobDeps,
+  job: AnalysisJob,
+  ownDeadline: number,
+  verifier: EngineVerifier,
 ): Promise<AnalysisJobResult> {
   const runDeadline = Math.min(job.deadline, ownDeadline);
   const run = { analysisId: job.analysisId, runToken: job.runToken };
@@ -124,7 +154,7 @@ export async function runAnalysisJob(
   const pages = crawled.filter((p) => !p.incomplete).map((p) => p.finalUrl);
   const verifyDeadline = runDeadline - 15_000;
   const verify = (policy: string, from: number, to: number) =>
-    verifyPolicy({
+    verifier.verify({
       pages,
       policy,
       siteOrigin: artifact.origin,
@@ -157,7 +187,7 @@ export async function runAnalysisJob(
   const capture = summarizeCapture(result.state, marked.unstable);
   const outcome = analysisOutcome(
     { artifact, capture, errors: result.state.errors },
-    { first, final, refined },
+    { first, final, refined, engines: verifier.engines() },
     options,
   );
   const completed = await deps.writer.complete(run, {

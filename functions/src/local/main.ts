@@ -3,6 +3,9 @@
 // DynamoDB Local starts beside it; without it (tests that start this entry), web/dist is served as it is.
 import { resolve } from 'node:path';
 import { createBlobStore } from '../blobs';
+import { loadConfig } from '../config';
+import { findFirefox } from '../crawler/firefox';
+import { FirefoxKeeper } from '../crawler/firefox-verify';
 import { createCrawlHandler } from '../crawler/handler';
 import { startLocalServer } from './server';
 import { ensureWebBuild } from './web-build';
@@ -18,23 +21,43 @@ async function main() {
     : Promise.resolve();
   // A failed build must not leave the server (and DynamoDB Local) running: it is awaited after the start.
   webBuild.catch(() => {});
+  const secondEngine = findFirefox(loadConfig().FIREFOX_PATH);
+  say(
+    'executablePath' in secondEngine
+      ? `Policies are verified in Chromium and Firefox (${secondEngine.executablePath}).`
+      : `Policies are verified in Chromium only: ${secondEngine.unavailable}.`,
+  );
   say('Starting the API and its database...');
+  // One Firefox for the whole process, started with the server (it takes seconds): analyses never wait
+  // for it. Its proxy refuses the product's own ports, like Chromium's.
+  let firefox: FirefoxKeeper | undefined;
   const server = await startLocalServer({
     host: process.env.HOST ?? '127.0.0.1',
-    crawlHandler: (deps, local) =>
-      createCrawlHandler({
+    crawlHandler: (deps, local) => {
+      if ('executablePath' in secondEngine) {
+        firefox = new FirefoxKeeper(secondEngine.executablePath, {
+          allowPrivateTargets: deps.config.ALLOW_PRIVATE_TARGETS,
+          ownPorts: local.ownPorts,
+        });
+        // A Firefox that does not start is said in each analysis ("Firefox could not be used: …").
+        firefox.session().catch(() => {});
+      }
+      return createCrawlHandler({
         ownPorts: local.ownPorts,
         db: deps.db,
         queue: deps.queue,
         logger: deps.logger,
         blobs: createBlobStore(deps.config),
         allowPrivateTargets: deps.config.ALLOW_PRIVATE_TARGETS,
-      }),
+        secondEngine: firefox ? { keeper: firefox } : secondEngine,
+      });
+    },
   });
   try {
     await webBuild;
   } catch (err) {
     await server.close();
+    await firefox?.close();
     throw err;
   }
   const url = server.url.replace('127.0.0.1', 'localhost');
@@ -47,6 +70,7 @@ async function main() {
     stopping = true;
     process.stdout.write(`\n${signal}: stopping (DynamoDB Local included)...\n`);
     await server.close();
+    await firefox?.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,22 +1,32 @@
-// What `npm start` prints before it is ready: the web build's decision (built, with its time, or skipped),
-// the start of the API, then the URL with the time to ready counted from the process's start. The real
-// entry point as `npm start` runs it, on the test run's DynamoDB Local. (Within `npm test`, build:web has
-// just built web/dist, so the start skips the build; web-build.test.ts covers the decision itself.)
+// What `npm start` prints before it is ready: the engines that verify policies, the web build's decision
+// (built, with its time, or skipped), the start of the API, then the URL with the time to ready counted
+// from the process's start. The real entry point as `npm start` runs it, on the test run's DynamoDB Local.
+// (Within `npm test`, build:web has just built web/dist, so the start skips the build; web-build.test.ts
+// covers the decision itself.)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { findFirefox } from '../crawler/firefox';
 import { TEST_ENV } from '../testing/api-server';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'csp-start-output-'));
 let child: ChildProcess | undefined;
-afterAll(() => {
-  child?.kill('SIGKILL');
+afterAll(async () => {
+  // Stopped as Ctrl-C stops it, so what it started (DynamoDB Local's Java, the kept Firefox) goes too;
+  // killed only if it does not stop.
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child?.kill('SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(timer);
+  }
   rmSync(dataDir, { recursive: true, force: true });
-});
+}, 30_000);
 
 describe('npm start', () => {
   it('says what it does while it starts, and how long it took from the process start', {
@@ -53,6 +63,14 @@ describe('npm start', () => {
     const api = lines.indexOf('Starting the API and its database...');
     const ready = lines.findIndex((l) =>
       /^CSP Generator is running on http:\/\/localhost:\d+ \(ready in/.test(l),
+    );
+    // Which engines verify policies, said before anything starts (Firefox where this machine has it).
+    const firefox = findFirefox(process.env.FIREFOX_PATH);
+    const engines = lines.findIndex((l) => l.startsWith('Policies are verified in '));
+    expect(lines[engines], out).toBe(
+      'executablePath' in firefox
+        ? `Policies are verified in Chromium and Firefox (${firefox.executablePath}).`
+        : `Policies are verified in Chromium only: ${firefox.unavailable}.`,
     );
     expect(build, out).toBeGreaterThanOrEqual(0);
     expect(api, out).toBeGreaterThanOrEqual(0);

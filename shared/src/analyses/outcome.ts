@@ -17,7 +17,7 @@ import { type GeneratedPolicy, generatePolicy } from '../csp/generate';
 import type { CspRules, PolicyBudget, PolicyTarget, ResourceStats } from '../csp/policy';
 import { REPORTING_GROUP, serializePolicy } from '../csp/serialize';
 import { computeResourceStats } from '../csp/stats';
-import type { BlockedItem, CaptureSummary, Verification } from '../schemas/analysis';
+import type { BlockedItem, CaptureSummary, EngineVerification, Verification } from '../schemas/analysis';
 import { CRAWL_LIMITS } from '../schemas/crawl-limits';
 
 /** How the policies are generated: fitted to the deploy target's budget, reporting to the product or not. */
@@ -57,6 +57,8 @@ export interface VerificationRounds {
   first: VerificationPass;
   final: VerificationPass;
   refined: boolean;
+  /** Per engine: what it verified (its last pass), or why it could not be used. */
+  engines?: EngineVerification[];
 }
 
 /** What the crawl gathered: the artifact the policies come from (refined when verification refined it). */
@@ -143,6 +145,7 @@ export function analysisOutcome(
     firstPassViolations: first.violations,
     refined,
     remaining: final.blocked,
+    ...(verification.engines ? { engines: verification.engines } : {}),
   };
   const judged = judgeRun(
     { rules: allowlist.rules, findings, strictRules: strict.rules, strictFindings: strict.findings },

@@ -66,6 +66,11 @@ export const observationSchema = z.discriminatedUnion('type', [
      * hash taken by one crawl can be trusted to hold (gather.ts treats it as unstable).
      */
     inserted: z.literal(true).optional(),
+    /**
+     * Set by verification in a second engine: only that engine had this inline style (a script's path for
+     * that engine, or values from its layout), so the crawl could not show that a hash of it holds.
+     */
+    engine: z.literal('firefox').optional(),
     /** inlineShape() of the code: equal for code that differs only in numbers and tokens (see stability.ts). */
     shape: z.string().optional(),
     ...where,

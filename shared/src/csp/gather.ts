@@ -71,6 +71,8 @@ export interface UnstableItem {
   sample: string;
   pages: Set<string>;
   why: Set<UnstableReason>;
+  /** Only this engine had it (seen in its verification, never in the crawl). */
+  engine?: 'firefox';
 }
 
 /** One pass over every observation: resources → sources, with caches so the cost is per origin, not per URL. */
@@ -207,8 +209,9 @@ export function gather(artifact: CrawlArtifact, self: string, secure: boolean): 
             let item = into.get(key);
             if (!item) {
               item = { directive: obs.directive, sample: obs.sample ?? '', pages: new Set(), why: new Set() };
+              if (obs.engine) item.engine = obs.engine;
               into.set(key, item);
-            }
+            } else if (item.engine !== obs.engine) delete item.engine;
             item.pages.add(obs.page);
             if (obs.unstable) item.why.add('changed');
             if (insertedStyle) item.why.add('inserted');

@@ -66,7 +66,18 @@ export function unstableFindings(g: Gathered, findings: Map<string, PolicyFindin
     ['style-src', g.unstableStyleElements, '<style> element(s)'],
     ['style-src-attr', g.unstableStyleAttributes, 'style= attribute(s)'],
   ] as const;
-  for (const [directive, items, what] of styleKinds) {
+  for (const [directive, all, what] of styleKinds) {
+    const engineOnly = new Map([...all].filter(([, i]) => i.engine));
+    if (engineOnly.size > 0) {
+      addGeneratorFinding(findings, {
+        severity: 'low',
+        directive,
+        code: 'engine-inline-style',
+        value: UNSAFE_INLINE,
+        description: `${engineOnly.size} inline ${what} only Firefox has (a script's Firefox-only path, or values from Firefox's layout): verifying the policy in Firefox found them refused. The crawl runs in Chromium, so it cannot load them again to show that a hash holds, and a report's 40-character sample gives no hash: ${directive} allows 'unsafe-inline' instead. Inline styles cannot run script, so the risk is low. ${list(engineOnly)}.`,
+      });
+    }
+    const items = new Map([...all].filter(([, i]) => !i.engine));
     if (items.size === 0) continue;
     const reasons = (['inserted', 'changed'] as const)
       .map((why) => [why, [...items.values()].filter((i) => i.why.has(why)).length] as const)

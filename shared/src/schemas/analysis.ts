@@ -75,6 +75,10 @@ export const startAnalysisSchema = z.object({
   }),
 });
 
+/** The engines self-verification can run in: Chromium always, Firefox where it is installed. */
+export const verificationEngineSchema = z.enum(['chromium', 'firefox']);
+export type VerificationEngine = z.infer<typeof verificationEngineSchema>;
+
 /** One thing the verified policy still blocked: what, under which directive, on which page. */
 export const blockedItemSchema = z.object({
   directive: z.string(),
@@ -83,8 +87,22 @@ export const blockedItemSchema = z.object({
   page: z.string(),
   /** First characters of inline code, when the browser gave them. */
   sample: z.string().optional(),
+  /** The engine that blocked it (absent: Chromium). */
+  engine: verificationEngineSchema.optional(),
 });
 export type BlockedItem = z.infer<typeof blockedItemSchema>;
+
+/** What one engine verified of the policy handed out (its last pass), or why it could not be used. */
+export const engineVerificationSchema = z.object({
+  engine: verificationEngineSchema,
+  /** The browser that ran it, e.g. "firefox/153.7.0". */
+  version: z.string().max(100).optional(),
+  /** Why this engine verified nothing (not installed, not in AWS, failed to start); absent when it ran. */
+  unavailable: z.string().max(500).optional(),
+  pagesChecked: z.number().int().optional(),
+  violations: z.number().int().optional(),
+});
+export type EngineVerification = z.infer<typeof engineVerificationSchema>;
 
 /**
  * Result of re-loading a sample of pages with the generated policy (self-verification), with the same
@@ -102,6 +120,8 @@ export const verificationSchema = z.object({
   refined: z.boolean().optional(),
   /** What the handed-out policy still blocks (empty when it holds). */
   remaining: z.array(blockedItemSchema).optional(),
+  /** Per engine: what it verified of the handed-out policy, or why it could not be used. */
+  engines: z.array(engineVerificationSchema).optional(),
 });
 export type Verification = z.infer<typeof verificationSchema>;
 

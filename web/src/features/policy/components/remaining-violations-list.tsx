@@ -1,7 +1,9 @@
 // What the verified policy still blocked: per item its directive, the blocked URL (or inline / eval), the
-// first characters of the code when the browser gave them, and the page it happened on.
+// first characters of the code when the browser gave them, the page it happened on, and the engine
+// when it was not Chromium (Firefox's verification).
 import type { BlockedItem } from '@csp/shared/schemas/analysis';
 import { pathOf } from '@/lib/format';
+import { engineName } from '../utils/verification';
 
 export function RemainingViolationsList({ items }: { items: BlockedItem[] }) {
   return (
@@ -24,6 +26,11 @@ export function RemainingViolationsList({ items }: { items: BlockedItem[] }) {
             <code className="min-w-0 font-mono text-xs [overflow-wrap:anywhere] text-amber-950">
               {item.blocked}
             </code>
+            {item.engine && item.engine !== 'chromium' ? (
+              <span className="rounded bg-amber-100 px-1 text-[11px] font-medium text-amber-900">
+                in {engineName(item.engine)}
+              </span>
+            ) : null}
           </div>
           {item.sample ? (
             <code className="block rounded bg-amber-50 px-1.5 py-1 font-mono text-[11px] [overflow-wrap:anywhere] text-amber-950/90">

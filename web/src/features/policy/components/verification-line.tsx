@@ -1,10 +1,11 @@
 // The crawler's self-verification: the generated policy was loaded on a sample of pages. "Verified on N
 // pages: 0 violations" in green only when nothing was blocked and nothing remains; otherwise "K violations
-// remain" in amber with what is still blocked. A refinement after the first pass is said as such.
+// remain" in amber with what is still blocked. A refinement after the first pass is said as such, and so
+// are the browsers that tried it ("Verified in Chromium and Firefox", or the one that could not be used).
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import { CircleCheck, CircleDashed, type LucideIcon, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { refinementText, verificationHeadline, verificationHolds } from '../utils/verification';
+import { enginesText, refinementText, verificationHeadline, verificationHolds } from '../utils/verification';
 import { RemainingViolationsList } from './remaining-violations-list';
 
 export function VerificationLine({ verification }: { verification: Analysis['verification'] }) {
@@ -30,6 +31,7 @@ export function VerificationLine({ verification }: { verification: Analysis['ver
             The pages were reloaded with this policy and nothing they load or run was blocked.
             {refined ? ` The policy was ${refined}.` : null}
           </p>
+          <EnginesLine text={enginesText(verification)} tone="text-emerald-800/80" />
         </div>
       </VerificationBox>
     );
@@ -47,6 +49,7 @@ export function VerificationLine({ verification }: { verification: Analysis['ver
             Reloading the pages with this policy still blocked something
             {refined ? `, although it was ${refined}` : ''}. Review these before you enforce it:
           </p>
+          <EnginesLine text={enginesText(verification)} tone="text-amber-900/80" />
         </div>
         {remaining.length > 0 ? (
           <RemainingViolationsList items={remaining} />
@@ -64,6 +67,16 @@ export function VerificationLine({ verification }: { verification: Analysis['ver
         ) : null}
       </div>
     </VerificationBox>
+  );
+}
+
+/** Which browsers tried the policy (absent on analyses from before engines were recorded). */
+function EnginesLine({ text, tone }: { text: string | null; tone: string }) {
+  if (!text) return null;
+  return (
+    <p className={tone} data-testid="verification-engines">
+      {text}
+    </p>
   );
 }
 

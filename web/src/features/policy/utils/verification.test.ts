@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  enginesText,
   policyNeedsAttention,
   refinementText,
   remainingViolations,
@@ -48,5 +49,30 @@ describe('verification', () => {
     expect(policyNeedsAttention({ verification: clean, needsAttention: true })).toBe(true);
     expect(policyNeedsAttention({ verification: { ...clean, remaining: [blocked] } })).toBe(true);
     expect(policyNeedsAttention({ verification: null })).toBe(false);
+  });
+
+  it('names the browsers that tried the policy, and the one it could not use and why', () => {
+    const base = { pagesChecked: 10, violations: 0, samples: [] };
+    expect(enginesText(base)).toBeNull();
+    expect(
+      enginesText({
+        ...base,
+        engines: [
+          { engine: 'chromium', pagesChecked: 10, violations: 0 },
+          { engine: 'firefox', version: 'firefox/153.7.0', pagesChecked: 10, violations: 0 },
+        ],
+      }),
+    ).toBe('Verified in Chromium and Firefox.');
+    expect(
+      enginesText({
+        ...base,
+        engines: [
+          { engine: 'chromium', pagesChecked: 10, violations: 0 },
+          { engine: 'firefox', unavailable: 'the crawler in AWS runs Chromium only (Lambda has no Firefox)' },
+        ],
+      }),
+    ).toBe(
+      'Verified in Chromium only. Firefox could not be used: the crawler in AWS runs Chromium only (Lambda has no Firefox).',
+    );
   });
 });
