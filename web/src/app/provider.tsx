@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Component, type ErrorInfo, type ReactNode, useState } from 'react';
 import { MainErrorFallback } from '@/components/errors/main-error-fallback';
 import { Toaster } from '@/components/ui/toast';
+import { getUserQueryOptions } from '@/features/auth/api/get-user';
 import { createQueryClient } from '@/lib/query-client';
 
 class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
@@ -22,7 +23,12 @@ class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean
 }
 
 export function AppProvider({ children, onLoggedOut }: { children: ReactNode; onLoggedOut?: () => void }) {
-  const [queryClient] = useState(() => createQueryClient({ onLoggedOut }));
+  const [queryClient] = useState(() => {
+    const client = createQueryClient({ onLoggedOut });
+    // Every screen first asks who is signed in: ask now, while the screen's modules load, not after them.
+    void client.prefetchQuery(getUserQueryOptions());
+    return client;
+  });
   return (
     <ErrorBoundary>
       <QueryClientProvider client={queryClient}>

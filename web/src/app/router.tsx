@@ -2,6 +2,7 @@
 
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
+import { maybeSignedIn } from '@/features/auth/api/get-user';
 import { RootErrorBoundary, RootLayout } from './routes/root';
 
 export function createAppRouter() {
@@ -11,7 +12,15 @@ export function createAppRouter() {
       ErrorBoundary: RootErrorBoundary,
       HydrateFallback: FullScreenLoading,
       children: [
-        { path: '/', lazy: () => import('./routes/home').then((m) => ({ Component: m.HomeRoute })) },
+        {
+          path: '/',
+          lazy: () => {
+            // '/' is the landing page or the dashboard: the one the signed-in marker predicts loads beside
+            // the route's own module, not after it (one round trip fewer before the first screen).
+            void (maybeSignedIn() ? import('./routes/home-signed-in') : import('./routes/landing'));
+            return import('./routes/home').then((m) => ({ Component: m.HomeRoute }));
+          },
+        },
         { path: '/auth', lazy: () => import('./routes/auth').then((m) => ({ Component: m.AuthRoute })) },
         {
           lazy: () => import('./routes/signed-in-layout').then((m) => ({ Component: m.SignedInLayout })),
