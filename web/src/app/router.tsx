@@ -1,11 +1,13 @@
 // The route table (spec section 2). Every screen is a lazily loaded module.
 
+import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
 import { maybeSignedIn } from '@/features/auth/api/get-user';
+import { prefetchDashboard, prefetchDomain } from './route-prefetch';
 import { RootErrorBoundary, RootLayout } from './routes/root';
 
-export function createAppRouter() {
+export function createAppRouter(queryClient: QueryClient) {
   return createBrowserRouter([
     {
       Component: RootLayout,
@@ -14,6 +16,7 @@ export function createAppRouter() {
       children: [
         {
           path: '/',
+          loader: () => prefetchDashboard(queryClient),
           lazy: () => {
             // '/' is the landing page or the dashboard: the one the signed-in marker predicts loads beside
             // the route's own module, not after it (one round trip fewer before the first screen).
@@ -27,6 +30,7 @@ export function createAppRouter() {
           children: [
             {
               path: '/dashboard',
+              loader: () => prefetchDashboard(queryClient),
               lazy: () => import('./routes/dashboard').then((m) => ({ Component: m.DashboardRoute })),
             },
             {
@@ -35,6 +39,7 @@ export function createAppRouter() {
             },
             {
               path: '/domains/:id',
+              loader: ({ params }) => prefetchDomain(queryClient, params.id ?? ''),
               lazy: () => import('./routes/domain-detail').then((m) => ({ Component: m.DomainDetailRoute })),
             },
             {
