@@ -204,7 +204,7 @@ try {
     });
     console.log(`\n${p.name.padEnd(10)} ${scores.join('  ')}`);
     console.log(
-      `           JS this page loaded: ${jsKb.toFixed(1)} KB gzipped; requests ${items.length}, external ${external.length}`,
+      `           initial JS of this page (every script it loaded): ${jsKb.toFixed(1)} KB gzipped; requests ${items.length}, external ${external.length}`,
     );
     for (const e of external) console.log(`           EXTERNAL REQUEST: ${e.url}`);
     if (external.length > 0) failures++;
