@@ -1,12 +1,13 @@
 // Lighthouse (performance, accessibility, best practices) on the product as `npm start` runs it (its own
 // DynamoDB Local on a temporary DATA_DIR, a free port, the web build when its sources changed), in the
 // Chromium we ship: the landing page, /auth, the dashboard and a domain screen with data, both signed in
-// (a user registered through the API; Lighthouse sends its session cookie). Prints the scores per page,
+// (a user registered through the API; the browser holds its cookies). Prints the scores per page,
 // the audits that cost points, and the initial JavaScript gzipped, each against its target. A benchmark:
 // it reports, it does not fail. Only loopback traffic: every request a page made is checked.
-// Run: npm run bench:web   (FORM_FACTOR=desktop for Lighthouse's desktop settings; mobile by default)
+// Run: npm run bench:web   (FORM_FACTOR=desktop for Lighthouse's desktop settings; mobile by default;
+// LIGHTHOUSE_JSON_DIR=<dir> to keep each page's report)
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -75,8 +76,7 @@ async function seedUser(url: string, dataDir: string) {
     });
   }
   db.doc.destroy();
-  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  return { cookie, domainId: domain.id };
+  return { cookies: client.cookies, domainId: domain.id };
 }
 
 const gzipKb = (file: string) => gzipSync(readFileSync(file)).length / 1024;
@@ -141,7 +141,7 @@ const product = await startProduct(dataDir);
 const browser = await launchBrowser();
 let failures = 0;
 try {
-  const { cookie, domainId } = await seedUser(product.url, dataDir);
+  const { cookies, domainId } = await seedUser(product.url, dataDir);
   const port = Number(new URL(browser.wsEndpoint()).port);
   const desktop = process.env.FORM_FACTOR === 'desktop';
   const pages = [
@@ -154,6 +154,12 @@ try {
     `\nLighthouse ${desktop ? 'desktop' : 'mobile (its default: simulated slow 4G, 4× CPU)'}, target ≥ ${SCORE_TARGET} each`,
   );
   for (const p of pages) {
+    // The browser holds the session as after a sign-in (its cookies, the readable signed-in marker
+    // included; Lighthouse's storage reset keeps cookies); the visitor pages come first, without them.
+    if (p.signedIn) {
+      const domain = new URL(product.url).hostname;
+      await browser.setCookie(...[...cookies].map(([name, value]) => ({ name, value, domain, path: '/' })));
+    }
     const flags: Flags = {
       port,
       hostname: '127.0.0.1',
@@ -163,7 +169,6 @@ try {
       // Not scored; its screenshot times out on a busy machine.
       disableFullPageScreenshot: true,
       maxWaitForLoad: 120_000,
-      ...(p.signedIn ? { extraHeaders: { Cookie: cookie } } : {}),
     };
     let lhr: Result;
     try {
@@ -180,6 +185,13 @@ try {
       console.log(`\n${p.name.padEnd(10)} NOT MEASURED: ${err instanceof Error ? err.message : String(err)}`);
       continue;
     }
+    // LIGHTHOUSE_JSON_DIR=/tmp/x keeps each page's full report (the LCP element, its phases, the main-thread work).
+    const jsonDir = process.env.LIGHTHOUSE_JSON_DIR;
+    if (jsonDir) {
+      mkdirSync(jsonDir, { recursive: true });
+      const file = `${desktop ? 'desktop' : 'mobile'}-${p.name.replace(/\W/g, '') || 'auth'}.json`;
+      writeFileSync(join(jsonDir, file), JSON.stringify(lhr));
+    }
     const items = networkItems(lhr);
     const external = items.filter((i) => !isLoopback(i.url));
     const jsKb = items
@@ -192,7 +204,7 @@ try {
     });
     console.log(`\n${p.name.padEnd(10)} ${scores.join('  ')}`);
     console.log(
-      `           JS this page loaded: ${jsKb.toFixed(1)} KB gzipped; requests ${items.length}, external ${external.length}`,
+      `           initial JS of this page (every script it loaded): ${jsKb.toFixed(1)} KB gzipped; requests ${items.length}, external ${external.length}`,
     );
     for (const e of external) console.log(`           EXTERNAL REQUEST: ${e.url}`);
     if (external.length > 0) failures++;

@@ -51,6 +51,10 @@ describe('visitor screens', () => {
   });
 
   it("shows a full-screen 'Loading...' while the current user is being looked up", async () => {
+    // The lookup is asked only when the browser holds the signed-in marker (without it a visitor is known
+    // at once): a marker whose session is gone, answered 401.
+    await t.page.setCookie({ name: 'csp_signed_in', value: '1', url: t.server.url });
+    t.guard.allowFailedRequest('/api/user', 401);
     let release: (() => Promise<void>) | undefined;
     let markHeld: () => void = () => {};
     const heldUserLookup = new Promise<void>((resolve) => {
@@ -82,6 +86,25 @@ describe('visitor screens', () => {
       await t.page.setRequestInterception(false);
     }
     await waitForPath(t.page, '/auth');
+    // The answer cleared the marker: the next screen knows the visitor without asking.
+    expect((await t.page.cookies()).map((c) => c.name)).not.toContain('csp_signed_in');
+  });
+
+  it('asks nobody who is signed in when the browser holds no signed-in marker', async () => {
+    const lookups: string[] = [];
+    const onRequest = (request: HTTPRequest) => {
+      if (new URL(request.url()).pathname.startsWith('/api/')) lookups.push(request.url());
+    };
+    t.page.on('request', onRequest);
+    try {
+      await t.page.goto(`${t.server.url}/`, { waitUntil: 'networkidle0' });
+      await t.page.waitForSelector('h1');
+      await t.page.goto(`${t.server.url}/auth`, { waitUntil: 'networkidle0' });
+      await t.page.waitForSelector('form[aria-label="Sign in"]');
+    } finally {
+      t.page.off('request', onRequest);
+    }
+    expect(lookups.filter((url) => new URL(url).pathname === '/api/user')).toEqual([]);
   });
 
   it("sends an anonymous visitor of /dashboard to /auth after the 'Unauthorized' toast", async () => {

@@ -1,11 +1,21 @@
 import { useState } from 'react';
+import { getUserQueryOptions } from '@/features/auth/api/get-user';
+import { createQueryClient } from '@/lib/query-client';
 import { AppProvider } from './provider';
 import { AppRouter, createAppRouter } from './router';
 
 export function App() {
-  const [router] = useState(createAppRouter);
+  const [{ router, queryClient }] = useState(() => {
+    const queryClient = createQueryClient({
+      onLoggedOut: () => void router.navigate('/auth', { replace: true }),
+    });
+    // Every screen first asks who is signed in: ask now, while the screen's modules load, not after them.
+    void queryClient.prefetchQuery(getUserQueryOptions());
+    const router = createAppRouter(queryClient);
+    return { router, queryClient };
+  });
   return (
-    <AppProvider onLoggedOut={() => void router.navigate('/auth', { replace: true })}>
+    <AppProvider queryClient={queryClient}>
       <AppRouter router={router} />
     </AppProvider>
   );

@@ -1,9 +1,8 @@
 // App-wide providers: the query client, an error boundary and the toaster.
-import { QueryClientProvider } from '@tanstack/react-query';
-import { Component, type ErrorInfo, type ReactNode, useState } from 'react';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { MainErrorFallback } from '@/components/errors/main-error-fallback';
 import { Toaster } from '@/components/ui/toast';
-import { createQueryClient } from '@/lib/query-client';
 
 class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
@@ -21,8 +20,7 @@ class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean
   }
 }
 
-export function AppProvider({ children, onLoggedOut }: { children: ReactNode; onLoggedOut?: () => void }) {
-  const [queryClient] = useState(() => createQueryClient({ onLoggedOut }));
+export function AppProvider({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
   return (
     <ErrorBoundary>
       <QueryClientProvider client={queryClient}>

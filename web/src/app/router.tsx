@@ -1,23 +1,36 @@
 // The route table (spec section 2). Every screen is a lazily loaded module.
 
+import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
+import { maybeSignedIn } from '@/features/auth/api/get-user';
+import { prefetchDashboard, prefetchDomain } from './route-prefetch';
 import { RootErrorBoundary, RootLayout } from './routes/root';
 
-export function createAppRouter() {
+export function createAppRouter(queryClient: QueryClient) {
   return createBrowserRouter([
     {
       Component: RootLayout,
       ErrorBoundary: RootErrorBoundary,
       HydrateFallback: FullScreenLoading,
       children: [
-        { path: '/', lazy: () => import('./routes/home').then((m) => ({ Component: m.HomeRoute })) },
+        {
+          path: '/',
+          loader: () => prefetchDashboard(queryClient),
+          lazy: () => {
+            // '/' is the landing page or the dashboard: the one the signed-in marker predicts loads beside
+            // the route's own module, not after it (one round trip fewer before the first screen).
+            void (maybeSignedIn() ? import('./routes/home-signed-in') : import('./routes/landing'));
+            return import('./routes/home').then((m) => ({ Component: m.HomeRoute }));
+          },
+        },
         { path: '/auth', lazy: () => import('./routes/auth').then((m) => ({ Component: m.AuthRoute })) },
         {
           lazy: () => import('./routes/signed-in-layout').then((m) => ({ Component: m.SignedInLayout })),
           children: [
             {
               path: '/dashboard',
+              loader: () => prefetchDashboard(queryClient),
               lazy: () => import('./routes/dashboard').then((m) => ({ Component: m.DashboardRoute })),
             },
             {
@@ -26,6 +39,7 @@ export function createAppRouter() {
             },
             {
               path: '/domains/:id',
+              loader: ({ params }) => prefetchDomain(queryClient, params.id ?? ''),
               lazy: () => import('./routes/domain-detail').then((m) => ({ Component: m.DomainDetailRoute })),
             },
             {

@@ -7,6 +7,7 @@ import { isSecureRequest } from '../../http/public-origin';
 import { getSession } from '../../store/sessions';
 import { getUser } from '../../store/users';
 import type { ApiEnv } from '../deps';
+import { clearSignedInMarker, hasSignedInMarker, setSignedInMarker } from '../sessions';
 
 export function loadSession() {
   return createMiddleware<ApiEnv>(async function loadSessionMiddleware(c, next) {
@@ -23,9 +24,15 @@ export function loadSession() {
       if (session && user) {
         c.set('session', session);
         c.set('user', user);
+        // A session started before the marker existed (or whose marker was cleared) gets it back.
+        if (!hasSignedInMarker(c, secure)) setSignedInMarker(c, secure, session.expiresAt);
       } else {
         deleteCookie(c, name, { path: '/', secure });
+        clearSignedInMarker(c, secure);
       }
+    } else {
+      // A marker without a session (the session cookie expired first, or was removed) announces nothing.
+      clearSignedInMarker(c, secure);
     }
     return next();
   });

@@ -138,7 +138,7 @@ export function DirectiveCard({
                           fallback
                         </Badge>
                       ) : null}
-                      <span className="text-[11px] font-medium tracking-wide text-slate-400 uppercase">
+                      <span className="text-[11px] font-medium tracking-wide text-slate-600 uppercase">
                         {sourceKind(source)}
                       </span>
                     </span>

@@ -24,9 +24,9 @@ export function DirectiveList({ rules, audit }: { rules: CspRules; audit: Policy
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
       <div className="flex items-center justify-between gap-3">
-        <h4 id={headingId} className="text-sm font-semibold text-foreground">
+        <h3 id={headingId} className="text-sm font-semibold text-foreground">
           Directives
-        </h4>
+        </h3>
         <div className="flex gap-1">
           <Button
             variant="ghost"

@@ -28,8 +28,9 @@ export function CardHeader({
   );
 }
 
+/** A card is a section of the screen under its one h1: its title is an h2 (an h3 would skip a level). */
 export function CardTitle({ className, ...props }: HTMLAttributes<HTMLHeadingElement>) {
-  return <h3 className={cn('text-base font-semibold leading-tight tracking-tight', className)} {...props} />;
+  return <h2 className={cn('text-base font-semibold leading-tight tracking-tight', className)} {...props} />;
 }
 
 export function CardDescription({ className, ...props }: HTMLAttributes<HTMLParagraphElement>) {

@@ -1,5 +1,6 @@
 // A small set of mutually exclusive options shown as one control: native radio buttons (arrow keys, form
-// semantics and screen readers for free) styled as a segmented switch.
+// semantics and screen readers for free) styled as a segmented switch. The options not chosen are
+// slate-600 on the slate-100 track (the muted grey reads at 4.3:1 there, under the 4.5:1 text needs).
 import { type ReactNode, useId } from 'react';
 import { cn } from '@/lib/class-names';
 
@@ -25,7 +26,7 @@ export function SegmentedControl<T extends string>({
   return (
     <fieldset
       className={cn(
-        'inline-flex h-9 items-center gap-1 rounded-lg bg-slate-100 p-1 text-muted-foreground',
+        'inline-flex h-9 items-center gap-1 rounded-lg bg-slate-100 p-1 text-slate-600',
         className,
       )}
     >

@@ -140,7 +140,7 @@ export function AchievementOverlay({ signedIn }: { signedIn: boolean }) {
         <p className="text-sm text-muted-foreground">{shown.description}</p>
         <div className="flex items-center gap-2">
           <RarityBadge rarity={shown.rarity} />
-          <span className="text-sm font-semibold text-emerald-600">+{shown.points} points</span>
+          <span className="text-sm font-semibold text-emerald-700">+{shown.points} points</span>
         </div>
         <Button
           onClick={dismiss}

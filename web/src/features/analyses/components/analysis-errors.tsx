@@ -19,12 +19,12 @@ export function AnalysisErrorList({
   return (
     <section className={cn('flex flex-col gap-2', className)} aria-label={title ?? 'Errors'}>
       {title ? (
-        <h4 className="flex items-center gap-2 text-sm font-medium text-foreground">
+        <h3 className="flex items-center gap-2 text-sm font-medium text-foreground">
           {title}
           <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600 tabular-nums">
             {formatCount(errors.length)}
           </span>
-        </h4>
+        </h3>
       ) : null}
       <ul
         className={cn(

@@ -291,12 +291,12 @@ function DirectiveGroups({ groups, showPages = false }: { groups: DirectiveGroup
     <div className="flex flex-col gap-4" data-testid="directive-groups">
       {groups.map((g) => (
         <section key={g.directive} aria-label={g.directive} className="flex min-w-0 flex-col gap-1.5">
-          <h4 className="flex items-center gap-2 font-mono text-xs font-semibold text-foreground">
+          <h3 className="flex items-center gap-2 font-mono text-xs font-semibold text-foreground">
             {g.directive}
             <span className="rounded-full bg-slate-100 px-2 py-0.5 font-sans text-xs font-medium text-slate-600 tabular-nums">
               {formatCount(g.resources.length)}
             </span>
-          </h4>
+          </h3>
           <ul className="flex flex-col gap-1">
             {g.resources.map((r) => (
               <li

@@ -104,9 +104,9 @@ export function ComposedPolicyView({
       <DirectiveList rules={composed.rules} audit={audit} />
       <section aria-labelledby="config-server-heading" className="flex flex-col gap-2">
         <div className="flex items-center justify-between gap-3">
-          <h4 id="config-server-heading" className="text-sm font-semibold text-foreground">
+          <h3 id="config-server-heading" className="text-sm font-semibold text-foreground">
             {SERVER_LABELS[serverType]} configuration
-          </h4>
+          </h3>
           <Button
             variant="outline"
             size="sm"

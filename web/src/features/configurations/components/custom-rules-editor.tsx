@@ -49,9 +49,9 @@ export function CustomRulesEditor({
       data-testid="custom-rules"
     >
       <div className="flex flex-col gap-1">
-        <h4 id="custom-rules-heading" className="text-sm font-semibold text-foreground">
+        <h3 id="custom-rules-heading" className="text-sm font-semibold text-foreground">
           Custom rules
-        </h4>
+        </h3>
         <p className="text-xs text-muted-foreground">
           Sources the crawl could not see (a page behind a login, a widget loaded later). They are added to
           the base analysis' rules.

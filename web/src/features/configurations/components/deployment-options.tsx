@@ -56,9 +56,9 @@ export function DeploymentOptions({
       className="flex flex-col gap-4"
       data-testid="deployment-options"
     >
-      <h4 id="deployment-heading" className="text-sm font-semibold text-foreground">
+      <h3 id="deployment-heading" className="text-sm font-semibold text-foreground">
         Deployment
-      </h4>
+      </h3>
       <div className="flex flex-col gap-2">
         <SegmentedControl
           label="Mode"

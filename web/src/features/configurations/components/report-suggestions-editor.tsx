@@ -63,9 +63,9 @@ export function ReportSuggestionsEditor({
     >
       <div className="flex items-start justify-between gap-3">
         <div className="flex flex-col gap-1">
-          <h4 id="suggestions-heading" className="text-sm font-semibold text-foreground">
+          <h3 id="suggestions-heading" className="text-sm font-semibold text-foreground">
             Suggestions from reports
-          </h4>
+          </h3>
           <p className="text-xs text-muted-foreground">
             What browsers reported as blocked in the last 7 days, compared with the latest crawl.
           </p>

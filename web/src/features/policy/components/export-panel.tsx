@@ -30,10 +30,10 @@ export function ExportPanel({ rules }: { rules: CspRules }) {
   return (
     <section aria-labelledby="export-heading" className="flex flex-col gap-3">
       <div className="flex flex-col gap-1">
-        <h4 id="export-heading" className="flex items-center gap-2 text-sm font-semibold text-foreground">
+        <h3 id="export-heading" className="flex items-center gap-2 text-sm font-semibold text-foreground">
           <Server className="size-4 text-muted-foreground" aria-hidden="true" />
           Server configuration
-        </h4>
+        </h3>
         <p className="text-sm text-muted-foreground">
           Send the policy as a response header from your web server.
         </p>

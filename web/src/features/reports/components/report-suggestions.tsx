@@ -11,9 +11,9 @@ export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; n
   if (data.suggestions.length === 0) return null;
   return (
     <section className="flex flex-col gap-2" aria-labelledby="report-suggestions-title">
-      <h4 id="report-suggestions-title" className="text-sm font-semibold">
+      <h3 id="report-suggestions-title" className="text-sm font-semibold">
         Suggestions
-      </h4>
+      </h3>
       {data.analysisId === null ? (
         <p className="text-xs text-muted-foreground">
           No completed analysis of this domain yet: nothing can be recognised as expected, and inline code

@@ -130,9 +130,9 @@ export function ReportsPanel({ domainId, readOnly = false }: { domainId: string;
               </Alert>
             ) : null}
             <section className="flex flex-col gap-2" aria-labelledby="report-list-title">
-              <h4 id="report-list-title" className="text-sm font-semibold">
+              <h3 id="report-list-title" className="text-sm font-semibold">
                 Reports
-              </h4>
+              </h3>
               {list.length === 0 ? (
                 <p className="text-sm text-muted-foreground">
                   No stored report in this window: the counts above are all that is kept.
@@ -257,9 +257,9 @@ function GroupCounts({ data }: { data: ReportList }) {
   if (groups.length === 0) return <OtherGroupsNote other={data.other} />;
   return (
     <section className="flex flex-col gap-2" aria-labelledby="report-groups-title">
-      <h4 id="report-groups-title" className="text-sm font-semibold">
+      <h3 id="report-groups-title" className="text-sm font-semibold">
         By directive and source
-      </h4>
+      </h3>
       <div className="overflow-x-auto rounded-lg border border-slate-200">
         <table className="w-full text-left text-sm">
           <thead className="bg-slate-50 text-xs text-muted-foreground">

@@ -1,0 +1,42 @@
+// What a screen reads first, asked for while the screen's modules load: a route's loader runs beside its
+// lazy import, so the data requests no longer wait for the screen's code (nor for a render). Only for a
+// signed-in user: the current-user lookup already in flight answers that, and a visitor asks nothing (the
+// screen sends them to /auth). Nothing here decides what a screen shows; its own queries read this cache.
+import type { QueryClient } from '@tanstack/react-query';
+import { getAchievementStatsQueryOptions } from '@/features/achievements/api/get-achievement-stats';
+import { getAchievementsQueryOptions } from '@/features/achievements/api/get-achievements';
+import { getAnalysesQueryOptions } from '@/features/analyses/api/get-analyses';
+import { getUserQueryOptions, maybeSignedIn } from '@/features/auth/api/get-user';
+import { getDomainQueryOptions } from '@/features/domains/api/get-domain';
+import { getDomainsQueryOptions } from '@/features/domains/api/get-domains';
+
+function whenSignedIn(queryClient: QueryClient, prefetch: () => Promise<unknown>): null {
+  if (maybeSignedIn()) {
+    void queryClient
+      .ensureQueryData(getUserQueryOptions())
+      .then((user) => (user ? prefetch() : undefined))
+      .catch(() => {}); // the screen's own queries show any failure
+  }
+  return null; // a loader answers at once: the screen never waits for it
+}
+
+/** The dashboard's lists (its full-screen 'Loading...' waits for them). */
+export const prefetchDashboard = (queryClient: QueryClient) =>
+  whenSignedIn(queryClient, () =>
+    Promise.all([
+      queryClient.prefetchQuery(getDomainsQueryOptions()),
+      queryClient.prefetchQuery(getAnalysesQueryOptions()),
+      queryClient.prefetchQuery(getAchievementsQueryOptions()),
+      queryClient.prefetchQuery(getAchievementStatsQueryOptions()),
+    ]),
+  );
+
+/** The domain, then (once it is known to exist) its analyses, as the domain screen asks for them. */
+export const prefetchDomain = (queryClient: QueryClient, id: string) =>
+  whenSignedIn(queryClient, async () => {
+    const domain = await queryClient.fetchQuery(getDomainQueryOptions(id));
+    if (!domain) return;
+    // Loaded with the screen's modules anyway; imported here so the first download stays without it.
+    const { getDomainAnalysesQueryOptions } = await import('@/features/analyses/api/get-domain-analyses');
+    await queryClient.prefetchQuery(getDomainAnalysesQueryOptions(id));
+  });
