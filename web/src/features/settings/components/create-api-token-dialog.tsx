@@ -8,7 +8,7 @@ import {
   type ApiTokenScope,
   createApiTokenSchema,
 } from '@csp/shared/schemas/api-token';
-import { Copy } from 'lucide-react';
+import { Check, Copy } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -223,9 +223,13 @@ function CreatedToken({ token }: { token: string }) {
     field.current?.select();
   }, []);
 
+  // The toast shows under the modal's backdrop: the button says it too.
+  const [copied, setCopied] = useState(false);
+
   async function onCopy() {
     try {
       await copyText(token);
+      setCopied(true);
       toast(COPIED_TOAST);
     } catch {
       toast({
@@ -254,8 +258,8 @@ function CreatedToken({ token }: { token: string }) {
             data-testid="api-token-value"
           />
           <Button variant="outline" onClick={() => void onCopy()} data-testid="copy-api-token">
-            <Copy aria-hidden="true" />
-            Copy
+            {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
+            {copied ? 'Copied' : 'Copy'}
           </Button>
         </div>
       </div>
