@@ -1,10 +1,14 @@
 // Browser tests of Settings › API tokens: a token made in the dialog (its value shown once, copied, then gone
 // from the page), used from outside the browser within its scopes and refused beyond them, its last use in
 // the list, revoked behind a confirmation that names it; a token without a scope is refused before anything
-// is made; nothing scrolls sideways at 360 px. With TOKENS_SHOTS=<dir> it also saves screenshots of the card
+// is made; nothing scrolls sideways at 360 px; an expired token is marked; the server's refusal (too many
+// tokens) is said in the dialog. With TOKENS_SHOTS=<dir> it also saves screenshots of the card
 // and of the dialog at 1440 and 390 px.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { apiTokenHash, apiTokenHint, createApiTokenValue } from '@csp/functions/src/auth/api-token';
+import { createApiToken } from '@csp/functions/src/store/api-tokens';
+import { API_TOKEN_LIMITS } from '@csp/shared/schemas/api-token';
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import { clickSelector, confirmDialog, dismissToasts, visibleText, waitForToast } from './harness';
@@ -55,6 +59,7 @@ describe('settings › API tokens', () => {
     await openTokens();
     await t.page.waitForFunction(() => document.body.innerText.includes('No API tokens yet'));
     expect(await visibleText(t.page)).toContain('Authorization: Bearer <token>');
+    await shoot(t.page, 'empty');
     await openCreateDialog();
     await t.page.type('#api-token-name', 'No scope');
     await clickSelector(t.page, '[data-testid="submit-api-token"]');
@@ -66,6 +71,7 @@ describe('settings › API tokens', () => {
       await t.page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value ?? null),
     ).toBe('read');
     expect(await listTokens()).toEqual([]);
+    await shoot(t.page, 'create-form-no-scope');
     await confirmDialog(t.page, 'Cancel');
     await t.page.waitForSelector('dialog[open]', { hidden: true });
   });
@@ -89,8 +95,8 @@ describe('settings › API tokens', () => {
     // The value has the focus, read-only.
     expect(
       await t.page.evaluate(() => {
-        const el = document.activeElement as HTMLInputElement | null;
-        return el?.dataset.testid === 'api-token-value' && el.readOnly;
+        const el = document.activeElement as HTMLTextAreaElement | null;
+        return el?.dataset.testid === 'api-token-value' && el.readOnly && el.selectionEnd === el.value.length;
       }),
     ).toBe(true);
 
@@ -181,5 +187,61 @@ describe('settings › API tokens', () => {
     } finally {
       await t.page.setViewport({ width: 1280, height: 800 });
     }
+  });
+
+  it('an expired token says so in red; the server refusing a new token is said in the dialog', async () => {
+    for (const token of await listTokens()) await t.client.delete(`/api/user/api-tokens/${token.id}`);
+    const value = createApiTokenValue();
+    const twoDaysAgo = Date.now() - 2 * 86_400_000;
+    await createApiToken(
+      t.server.deps.db,
+      {
+        userId: t.user.id,
+        hash: apiTokenHash(value),
+        hint: apiTokenHint(value),
+        name: 'Old pipeline',
+        scopes: ['read'],
+        expiresInDays: 1,
+      },
+      twoDaysAgo,
+    );
+    await openTokens();
+    await t.page.waitForSelector('[data-testid="api-token-expires"]');
+    const expires = await t.page.$eval('[data-testid="api-token-expires"]', (el) => ({
+      text: el.textContent,
+      color: getComputedStyle(el).color,
+    }));
+    expect(expires.text).toMatch(/^Expired on /);
+    expect(expires.color).toBe(
+      await t.page.evaluate(() => {
+        const probe = document.createElement('span');
+        probe.className = 'text-destructive';
+        document.body.append(probe);
+        const color = getComputedStyle(probe).color;
+        probe.remove();
+        return color;
+      }),
+    );
+
+    // Up to the limit through the API, then one more in the dialog: the server's message, nothing made.
+    for (let i = (await listTokens()).length; i < API_TOKEN_LIMITS.perUser; i++) {
+      await t.client.post('/api/user/api-tokens', { name: `Token ${i}`, scopes: ['read'] });
+    }
+    await t.page.reload({ waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="api-token"]');
+    t.guard.allowFailedRequest('/api/user/api-tokens', 409);
+    await openCreateDialog();
+    await t.page.type('#api-token-name', 'One too many');
+    await clickSelector(t.page, 'dialog[open] input[name="scopes"][value="read"]');
+    await clickSelector(t.page, '[data-testid="submit-api-token"]');
+    await t.page.waitForFunction(
+      (message: string) => document.querySelector('dialog[open]')?.textContent?.includes(message),
+      {},
+      `You have ${API_TOKEN_LIMITS.perUser} API tokens; revoke one before creating another`,
+    );
+    expect(await t.page.$('[data-testid="api-token-value"]')).toBeNull();
+    expect(await listTokens()).toHaveLength(API_TOKEN_LIMITS.perUser);
+    await confirmDialog(t.page, 'Cancel');
+    await t.page.waitForSelector('dialog[open]', { hidden: true });
   });
 });

@@ -15,7 +15,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { FormError } from '@/components/ui/form-error';
-import { Input, Select } from '@/components/ui/input';
+import { Input, Select, Textarea } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/hooks/use-toast';
 import { cn } from '@/lib/class-names';
@@ -216,7 +216,7 @@ function ScopeChoices({
 }
 
 function CreatedToken({ token }: { token: string }) {
-  const field = useRef<HTMLInputElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
   // The value is what the user came for: it gets the focus, selected, ready to copy.
   useEffect(() => {
     field.current?.focus();
@@ -247,17 +247,24 @@ function CreatedToken({ token }: { token: string }) {
       </Alert>
       <div className="flex flex-col gap-2">
         <Label htmlFor="created-api-token-value">Your new token</Label>
-        <div className="flex gap-2">
-          <Input
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+          {/* A textarea, so the whole value shows (wrapped) even on a phone. */}
+          <Textarea
             id="created-api-token-value"
             ref={field}
             value={token}
             readOnly
+            rows={2}
             spellCheck={false}
-            className="min-w-0 font-mono text-xs"
+            className="min-w-0 resize-none font-mono text-xs break-all"
             data-testid="api-token-value"
           />
-          <Button variant="outline" onClick={() => void onCopy()} data-testid="copy-api-token">
+          <Button
+            variant="outline"
+            className="self-start"
+            onClick={() => void onCopy()}
+            data-testid="copy-api-token"
+          >
             {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
             {copied ? 'Copied' : 'Copy'}
           </Button>
