@@ -109,6 +109,10 @@ describe('settings › API tokens', () => {
 
     await clickSelector(t.page, '[data-testid="api-token-done"]');
     await t.page.waitForSelector('dialog[open]', { hidden: true });
+    // The list replaced the empty state's button: focus is on 'Create token' again, not lost.
+    await t.page.waitForFunction(
+      () => (document.activeElement as HTMLElement | null)?.dataset.testid === 'create-api-token',
+    );
     await dismissToasts(t.page);
     expect(await t.page.content()).not.toContain(token);
     // Opening the dialog again starts a new token: the old value is not kept anywhere it could show.
@@ -154,6 +158,9 @@ describe('settings › API tokens', () => {
     await confirmDialog(t.page, 'Revoke');
     await waitForToast(t.page, 'Token revoked');
     await t.page.waitForFunction(() => document.body.innerText.includes('No API tokens yet'));
+    await t.page.waitForFunction(
+      () => (document.activeElement as HTMLElement | null)?.dataset.testid === 'create-api-token',
+    );
     const revoked = await withToken(token, '/api/domains');
     expect(revoked.status).toBe(401);
     expect((await revoked.json()).message).toBe('Invalid or revoked API token');

@@ -3,7 +3,7 @@
 // (create-api-token-dialog.tsx). The list never holds a token's value: the server keeps only its hash.
 import type { ApiToken } from '@csp/shared/schemas/api-token';
 import { KeyRound, Plus, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -22,11 +22,16 @@ export function ApiTokensCard() {
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const revoke = useRevokeApiToken();
+  // The list changes under the dialogs (a first token replaces the empty state, a revoked one leaves): focus
+  // goes back to 'Create token', which is always there, rather than to the page's start.
+  const createButtonId = useId();
+  const refocus = () => requestAnimationFrame(() => document.getElementById(createButtonId)?.focus());
 
   function onRevoke(token: ApiToken) {
     revoke.mutate(token.id, {
       onSuccess: () => {
         setRevoking(null);
+        refocus();
         toast({ title: 'Token revoked', description: `“${token.name}” no longer works.` });
       },
       onError: (error) => {
@@ -40,7 +45,7 @@ export function ApiTokensCard() {
   }
 
   const create = (
-    <Button onClick={() => setCreating(true)} data-testid="create-api-token">
+    <Button id={createButtonId} onClick={() => setCreating(true)} data-testid="create-api-token">
       <Plus aria-hidden="true" />
       Create token
     </Button>
@@ -91,7 +96,13 @@ export function ApiTokensCard() {
           </>
         )}
       </CardContent>
-      <CreateApiTokenDialog open={creating} onOpenChange={setCreating} />
+      <CreateApiTokenDialog
+        open={creating}
+        onOpenChange={(open) => {
+          setCreating(open);
+          if (!open) refocus();
+        }}
+      />
       <ConfirmDialog
         open={revoking !== null}
         onOpenChange={(open) => {

@@ -48,12 +48,11 @@ export function CreateApiTokenDialog({
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
 
   function close() {
-    if (create.isPending) return;
     // Forget everything the dialog held, the token's value first.
     setCreated(null);
     setValues(EMPTY);
     setErrors({});
-    create.reset();
+    if (!create.isPending) create.reset();
     onOpenChange(false);
   }
 
@@ -77,6 +76,9 @@ export function CreateApiTokenDialog({
         setCreated({ name: data.name, token: data.token });
         // The answer stays nowhere but in `created`.
         create.reset();
+        // Escape may have closed the dialog while the token was being made: its value is shown only now,
+        // so the dialog opens again to show it.
+        onOpenChange(true);
       },
       onError: (error) => {
         const next = serverFormErrors(error);
