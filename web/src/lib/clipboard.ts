@@ -17,7 +17,10 @@ export async function copyText(text: string): Promise<void> {
   area.value = text;
   area.setAttribute('readonly', '');
   area.className = 'fixed top-0 left-0 size-px opacity-0';
-  document.body.append(area);
+  // Inside a modal dialog the rest of the page is inert (nothing there can be selected or copied): the
+  // textarea goes into the dialog the copy was asked from.
+  const host = document.activeElement?.closest('dialog[open]') ?? document.body;
+  host.append(area);
   area.select();
   try {
     const copied = document.execCommand('copy');
