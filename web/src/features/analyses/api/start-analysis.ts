@@ -24,14 +24,16 @@ export function useStartAnalysis(
   return useMutation({
     mutationKey: startAnalysisKey(domainId),
     mutationFn: startAnalysis,
+    // The user hears at once (the toast), then the lists catch up: on a busy server the refetch of every
+    // analysis list can take seconds, and the start buttons stay waiting until it has.
     onSuccess: async (analysis) => {
-      await queryClient.invalidateQueries({ queryKey: analysesQueryKey });
       options.onSuccess?.(analysis);
+      await queryClient.invalidateQueries({ queryKey: analysesQueryKey });
     },
     onError: async (error) => {
+      options.onError?.(error);
       // Refused for an analysis already waiting or running (started in another tab): show it.
       await queryClient.invalidateQueries({ queryKey: analysesQueryKey });
-      options.onError?.(error);
     },
   });
 }
