@@ -4,7 +4,7 @@
 import type { Domain } from '@csp/shared/schemas/domain';
 import type { HTTPResponse } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { dismissToasts, waitForToast } from './harness';
+import { dismissToasts, recordToasts, waitForToast } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
 const t = setupSignedInBrowser();
@@ -33,6 +33,8 @@ describe('three clicks, one analysis', () => {
       }
     };
     t.page.on('response', onResponse);
+    // Every toast shown: a late click's refusal replaces 'Analysis Started' at once (one toast at a time).
+    const toasts = await recordToasts(t.page);
     // Three clicks of a real mouse, 150 ms apart (as reported), wherever the button is at each.
     for (let i = 0; i < 3; i++) {
       const button = await t.page.$(QUICK_START);
@@ -40,10 +42,24 @@ describe('three clicks, one analysis', () => {
       await t.page.mouse.click(box!.x + box!.width / 2, box!.y + box!.height / 2);
       await sleep(150);
     }
-    await waitForToast(t.page, 'Analysis Started').catch((error: Error) => {
-      throw new Error(`${error.message}; answers to the clicks: ${JSON.stringify(answers)}`);
-    });
+    await t.page
+      .waitForFunction(
+        () =>
+          (window as unknown as { __toasts: string[] }).__toasts.some((x) => x.includes('Analysis Started')),
+        { timeout: 15_000 },
+      )
+      .catch(async (error: Error) => {
+        throw new Error(
+          `${error.message}; toasts: ${JSON.stringify(await toasts())}; answers: ${JSON.stringify(answers)}`,
+        );
+      });
     await sleep(1000); // any later answer has arrived by now
+    // A click answered 409 said why.
+    if (answers.includes(409)) {
+      expect(
+        (await toasts()).some((x) => x.includes('An analysis of this domain is already waiting or running.')),
+      ).toBe(true);
+    }
     t.page.off('response', onResponse);
     expect(answers.filter((s) => s === 201)).toHaveLength(1);
     expect(answers.every((s) => s === 201 || s === 409)).toBe(true);

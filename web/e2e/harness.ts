@@ -184,6 +184,28 @@ export async function waitForToast(page: Page, title: string): Promise<{ text: s
   return (await handle.jsonValue()) as { text: string; variant: string };
 }
 
+/**
+ * Records every toast shown from now on (one toast is on screen at a time, and a later one replaces an
+ * earlier one at once): returns a reader of their texts, in order.
+ */
+export async function recordToasts(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const seen = new WeakSet<Element>();
+    const texts: string[] = [];
+    (window as unknown as { __toasts: string[] }).__toasts = texts;
+    const collect = () => {
+      for (const toast of document.querySelectorAll('[data-testid="toast"]')) {
+        if (seen.has(toast)) continue;
+        seen.add(toast);
+        texts.push((toast.textContent ?? '').replace(/\s+/g, ' '));
+      }
+    };
+    collect();
+    new MutationObserver(collect).observe(document.body, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
+}
+
 export async function waitForPath(page: Page, path: string, timeout = 15_000): Promise<void> {
   await page.waitForFunction((p: string) => location.pathname === p, { timeout }, path);
 }

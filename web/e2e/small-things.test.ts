@@ -5,6 +5,7 @@ import {
   clickText,
   dismissAchievementOverlay,
   dismissToasts,
+  recordToasts,
   shareSession,
   waitForPath,
   waitForToast,
@@ -58,24 +59,6 @@ function countPosts(path: string) {
  * Records the text of every toast shown from now on (a toast replaced by the next one is seen too), in
  * this document: the app moves between screens without reloading it.
  */
-async function recordToasts(): Promise<() => Promise<string[]>> {
-  await t.page.evaluate(() => {
-    const seen = new WeakSet<Element>();
-    const texts: string[] = [];
-    (window as unknown as { __toasts: string[] }).__toasts = texts;
-    const collect = () => {
-      for (const toast of document.querySelectorAll('[data-testid="toast"]')) {
-        if (seen.has(toast)) continue;
-        seen.add(toast);
-        texts.push((toast.textContent ?? '').replace(/\s+/g, ' '));
-      }
-    };
-    collect();
-    new MutationObserver(collect).observe(document.body, { childList: true, subtree: true });
-  });
-  return () => t.page.evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
-}
-
 describe('one start per click', () => {
   it('two clicks on Quick Start in the same tick send one POST and start one analysis', async () => {
     const domain = await createDomain('Double click', 'https://double.example.com');
@@ -188,7 +171,7 @@ describe('signing out', () => {
     await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
     await t.page.waitForSelector('[data-testid="stat-card"]');
     await dismissAchievementOverlay(t.page);
-    const toasts = await recordToasts();
+    const toasts = await recordToasts(t.page);
     await clickText(t.page, 'button', 'Logout');
     await waitForPath(t.page, '/auth');
     await t.page.waitForSelector('form[aria-label="Sign in"]');
@@ -210,7 +193,7 @@ describe('signing out', () => {
     // The session cookie is gone (expired, or cleared by the user): the next write is answered 401.
     await t.page.deleteCookie(...(await t.page.cookies()));
     t.guard.allowFailedRequest('/api/domains', 401);
-    const toasts = await recordToasts();
+    const toasts = await recordToasts(t.page);
     await t.page.type('input[name="name"]', 'Lost session');
     await t.page.type('input[name="url"]', 'https://lost.example.com');
     const clicked = Date.now();

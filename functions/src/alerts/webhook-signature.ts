@@ -3,7 +3,8 @@
 //   X-CSP-Generator-Signature: t=<unix seconds>,v1=<hex digest>
 // (the scheme Stripe made familiar). The timestamp is inside the signed text, so a captured delivery
 // cannot be replayed later with a fresh time; receivers refuse signatures older than the tolerance.
-// How to verify is documented in the README ("Alert webhooks"); verifyWebhookSignature is the reference.
+// verifyWebhookSignature is the reference a receiver's check follows (the README will document it with
+// the deliveries).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'X-CSP-Generator-Signature';
