@@ -65,31 +65,47 @@ export class EngineVerifier {
     // adds what a pass blocked, and Chromium checks the whole sample again. Firefox is the costlier engine
     // (it doubles the CPU work of verification on a small machine), and this keeps its share small.
     const recheck = this.firefoxRecheck;
-    const firefoxPass = this.firefox.then((session) =>
-      recheck?.length === 0
-        ? null
-        : session
-            ?.verify({
-              pages: recheck ?? options.pages,
-              policy: options.policy,
-              siteOrigin: options.siteOrigin,
-              ...(recheck
-                ? { sampleSize: recheck.length }
-                : options.sampleSize !== undefined
-                  ? { sampleSize: options.sampleSize }
-                  : {}),
-              ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
-              ...(options.interactionBudgetMs !== undefined
-                ? { interactionBudgetMs: options.interactionBudgetMs }
-                : {}),
-            })
-            .catch((error: unknown) => {
-              this.firefoxProblem = `Firefox stopped verifying: ${message(error)}`;
-              this.lastFirefox = null;
-              return null;
-            }),
-    );
-    const [chromium, firefox] = await Promise.all([verifyPolicy(options), firefoxPass]);
+    // Progress of the pass: both engines' pages, as they are done (Firefox's share once it takes part).
+    const done = { chromium: 0, firefox: 0 };
+    let firefoxTakesPart = false;
+    const report = () =>
+      options.onProgress?.(firefoxTakesPart ? (done.chromium + done.firefox) / 2 : done.chromium);
+    const firefoxPass = this.firefox.then((session) => {
+      if (recheck?.length === 0 || !session) return null;
+      firefoxTakesPart = true;
+      return session
+        .verify({
+          pages: recheck ?? options.pages,
+          policy: options.policy,
+          siteOrigin: options.siteOrigin,
+          ...(recheck
+            ? { sampleSize: recheck.length }
+            : options.sampleSize !== undefined
+              ? { sampleSize: options.sampleSize }
+              : {}),
+          ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
+          ...(options.interactionBudgetMs !== undefined
+            ? { interactionBudgetMs: options.interactionBudgetMs }
+            : {}),
+          onProgress: (fraction) => {
+            done.firefox = fraction;
+            void report();
+          },
+        })
+        .catch((error: unknown) => {
+          this.firefoxProblem = `Firefox stopped verifying: ${message(error)}`;
+          this.lastFirefox = null;
+          return null;
+        });
+    });
+    const chromiumPass = verifyPolicy({
+      ...options,
+      onProgress: (fraction) => {
+        done.chromium = fraction;
+        return report();
+      },
+    });
+    const [chromium, firefox] = await Promise.all([chromiumPass, firefoxPass]);
     this.lastChromium = chromium;
     if (firefox) {
       if (!recheck) this.firefoxPagesChecked = firefox.pagesChecked;

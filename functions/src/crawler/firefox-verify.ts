@@ -27,6 +27,8 @@ export interface FirefoxVerifyOptions {
   concurrency?: number;
   deadline?: number;
   interactionBudgetMs?: number;
+  /** Called after each page (the share of the sample done). */
+  onProgress?: (fraction: number) => void;
 }
 
 /** Firefox behind its own proxy, kept for every verification pass of one analysis. */
@@ -82,6 +84,8 @@ export class FirefoxSession {
     const policy = policyForVerification(options.policy);
     const seen = new Set<string>();
     const queue = [...pages];
+    let visited = 0;
+    let started = 0;
     const worker = async () => {
       const tab = await FirefoxTab.open(context, {
         siteOrigin: options.siteOrigin,
@@ -97,7 +101,12 @@ export class FirefoxSession {
             result.unchecked.push(url, ...queue.splice(0));
             return;
           }
+          // A page under way counts half (as Chromium's pass counts it): the bar moves as pages start too.
+          started += 1;
+          options.onProgress?.((visited + (started - visited) / 2) / pages.length);
           const visit = await tab.visit(url);
+          visited += 1;
+          options.onProgress?.((visited + (started - visited) / 2) / pages.length);
           if (visit.error || visit.incomplete) {
             // A page we could not really try is not "0 violations".
             result.unchecked.push(url);

@@ -4,6 +4,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { userQueryKey } from '@/lib/query-keys';
+import { wasSignedOutOnPurpose } from '@/lib/signed-out';
 import { achievementsQueryKey } from '../api/get-achievements';
 import { markSeenMutationKey } from '../api/mark-seen';
 
@@ -19,8 +20,8 @@ export function useUnlockRefresh(enabled: boolean) {
   useEffect(() => {
     if (!enabled) return;
     const refresh = () => {
-      // Signed out (Logout clears the cache): nothing to read.
-      if (!queryClient.getQueryData(userQueryKey)) return;
+      // Signed out (Logout marks it, then clears the cache; its own success comes after): nothing to read.
+      if (wasSignedOutOnPurpose() || !queryClient.getQueryData(userQueryKey)) return;
       void queryClient.invalidateQueries({ queryKey: achievementsQueryKey });
     };
     const stopMutations = queryClient.getMutationCache().subscribe((event) => {
