@@ -140,7 +140,7 @@ describe('acid test: crawl → generate → enforce', () => {
     const late = (path: string) =>
       at(path).flatMap((o) => (o.type === 'url' && o.interaction ? [`${o.directive} ${o.url}`] : []));
     expect(late('/thumbs')).toContain('img-src data:');
-    expect(late('/paged')).toContain(`font-src ${sites.origins.main}/capture/fonts/page3.woff2`);
+    expect(late('/paged')).toContain(`font-src ${sites.origins.main}/capture/fonts/page2.woff2`);
     // The editor's and the icons' styles: 'unsafe-inline' in both style directives, no hash beside it.
     expect(allowlist.rules['style-src']).toContain("'unsafe-inline'");
     expect(allowlist.rules['style-src']!.some((s) => s.startsWith("'sha"))).toBe(false);

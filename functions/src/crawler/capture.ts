@@ -360,6 +360,9 @@ export class TabCapture {
     // What the last actions started (requests, timers, animations) finishes before collecting. A page
     // that ended quiet with no request since acting started needs no more waiting (most pages).
     const endedQuiet = parsed?.success === true && parsed.data.quiet === true;
+    // A navigation the last action started (location.href in a click handler) reaches the network a moment
+    // after the page says it is quiet: give it that moment, or the page it leads to is never crawled.
+    if (endedQuiet) await new Promise((r) => setTimeout(r, 50));
     const { ms: quietMs } =
       endedQuiet && network.lastActivity < startedAt && network.pending(Date.now(), this.settle.stallMs) === 0
         ? { ms: 0 }
