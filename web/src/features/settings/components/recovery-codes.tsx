@@ -3,7 +3,6 @@
 // the password (the old codes stop working).
 import { RECOVERY_CODE_COUNT } from '@csp/shared/auth/recovery-codes';
 import { Copy, Download, RefreshCw } from 'lucide-react';
-import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
@@ -11,7 +10,7 @@ import { ApiError } from '@/lib/api-client';
 import { copyText } from '@/lib/clipboard';
 import { downloadText } from '@/lib/download';
 import { useRecoveryCodesLeft, useRegenerateRecoveryCodes } from '../api/account';
-import { PasswordConfirmDialog } from './password-confirm-dialog';
+import { PasswordConfirmDialog, usePasswordPrompt } from './password-confirm-dialog';
 
 /** The codes just issued, shown this once. */
 export function FreshRecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
@@ -68,19 +67,18 @@ export function FreshRecoveryCodes({ codes, onDone }: { codes: string[]; onDone:
 export function RecoveryCodesStatus({ onRegenerated }: { onRegenerated: (codes: string[]) => void }) {
   const left = useRecoveryCodesLeft();
   const regenerate = useRegenerateRecoveryCodes();
-  const [open, setOpen] = useState(false);
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const prompt = usePasswordPrompt();
 
   function onRegenerate() {
-    regenerate.mutate(password, {
+    regenerate.mutate(prompt.password, {
       onSuccess: (data) => {
-        setOpen(false);
-        setPassword('');
+        prompt.done();
         onRegenerated(data.recoveryCodes);
       },
       onError: (err) =>
-        setError(err instanceof ApiError ? err.serverMessage : 'Something went wrong. Please try again.'),
+        prompt.refused(
+          err instanceof ApiError ? err.serverMessage : 'Something went wrong. Please try again.',
+        ),
     });
   }
 
@@ -95,13 +93,12 @@ export function RecoveryCodesStatus({ onRegenerated }: { onRegenerated: (codes: 
             : `${count} of ${RECOVERY_CODE_COUNT} left${count <= 2 ? ': make new ones before you run out' : ''}`}
         </p>
       </div>
-      <Button variant="outline" onClick={() => setOpen(true)} data-testid="regenerate-recovery-codes">
+      <Button variant="outline" onClick={prompt.open} data-testid="regenerate-recovery-codes">
         <RefreshCw aria-hidden="true" />
         Regenerate codes
       </Button>
       <PasswordConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
+        {...prompt.dialog}
         pending={regenerate.isPending}
         title="Regenerate recovery codes"
         description={`You get ${RECOVERY_CODE_COUNT} new codes; the ones you have stop working.`}
@@ -109,12 +106,6 @@ export function RecoveryCodesStatus({ onRegenerated }: { onRegenerated: (codes: 
         confirmTestId="confirm-regenerate-recovery-codes"
         onConfirm={onRegenerate}
         fieldId="regenerate-codes-password"
-        password={password}
-        onPasswordChange={(next) => {
-          setPassword(next);
-          setError(undefined);
-        }}
-        error={error}
       />
     </div>
   );

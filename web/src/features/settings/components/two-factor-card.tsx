@@ -20,7 +20,7 @@ import {
   useSetupTwoFactor,
   useVerifyTwoFactor,
 } from '../api/account';
-import { PasswordConfirmDialog } from './password-confirm-dialog';
+import { PasswordConfirmDialog, usePasswordPrompt } from './password-confirm-dialog';
 import { FreshRecoveryCodes, RecoveryCodesStatus } from './recovery-codes';
 
 const CODE_LENGTH = 6;
@@ -200,21 +200,18 @@ function Setup({ onEnabled }: { onEnabled: (recoveryCodes: string[]) => void }) 
 
 function Enabled() {
   const disable = useDisableTwoFactor();
-  const [open, setOpen] = useState(false);
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const prompt = usePasswordPrompt();
 
   function onDisable() {
     disable.mutate(
-      { password },
+      { password: prompt.password },
       {
         onSuccess: () => {
-          setOpen(false);
-          setPassword('');
+          prompt.done();
           toast({ title: '2FA disabled', description: 'Two-factor authentication has been disabled.' });
         },
         onError: (err) => {
-          setError(err instanceof ApiError ? err.serverMessage : undefined);
+          prompt.refused(err instanceof ApiError ? err.serverMessage : undefined);
           toast({
             variant: 'destructive',
             title: 'Error',
@@ -231,18 +228,12 @@ function Enabled() {
         <ShieldCheck className="size-3" aria-hidden="true" />
         2FA Enabled
       </Badge>
-      <Button
-        variant="outline"
-        className="text-destructive"
-        onClick={() => setOpen(true)}
-        data-testid="disable-2fa"
-      >
+      <Button variant="outline" className="text-destructive" onClick={prompt.open} data-testid="disable-2fa">
         <ShieldOff aria-hidden="true" />
         Disable 2FA
       </Button>
       <PasswordConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
+        {...prompt.dialog}
         pending={disable.isPending}
         title="Disable 2FA"
         description="Are you sure you want to disable 2FA? This will make your account less secure."
@@ -251,12 +242,6 @@ function Enabled() {
         confirmTestId="confirm-disable-2fa"
         onConfirm={onDisable}
         fieldId="disable-2fa-password"
-        password={password}
-        onPasswordChange={(next) => {
-          setPassword(next);
-          setError(undefined);
-        }}
-        error={error}
       />
     </div>
   );
