@@ -1,7 +1,7 @@
 // The progress of a real analysis as the user watches it: the real crawler crawls a six-page loopback site
 // (inline script, handler, styles, a second origin for images and fonts), and the analysis screen's percent,
 // sampled every 100 ms from the click on 'Quick Start Analysis' to the result, never goes backwards and never
-// stays still for more than a quarter of the run. Screenshots of the progress card at 1440 and 390 px go to
+// stays still for more than a quarter of the run (or two of the screen's reads, when longer). Screenshots of the progress card at 1440 and 390 px go to
 // /tmp/shots-analyses/.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { type FixtureSites, startFixtureSites } from '@csp/functions/src/crawler/fixtures/sites';
 import { loopbackCrawlHandler } from '@csp/functions/src/testing/crawl-handler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANALYSIS_POLL_MS } from '../src/features/analyses/utils/progress';
 import { clickText, waitForToast } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
@@ -103,7 +104,10 @@ describe('progress of a real analysis', () => {
     console.log(
       `run ${run} ms; longest still ${longest} ms (${Math.round((100 * longest) / run)} %); figures ${figures.join(' ')}; held ms ${held.join(' ')}`,
     );
-    expect(longest).toBeLessThanOrEqual(run * 0.25);
+    // The screen reads the percent every ANALYSIS_POLL_MS (the spec's 2 s), so a figure can stand for two
+    // reads while the work moved in between (the last one until the result is read): that is the finest
+    // the screen can show, and a six-page run is short enough for two reads to be a quarter of it.
+    expect(longest).toBeLessThanOrEqual(Math.max(run * 0.25, 2 * ANALYSIS_POLL_MS + 500));
     // It did climb through the run, not jump at the end.
     expect(figures.length).toBeGreaterThanOrEqual(5);
     expect(shot).toBe(true);

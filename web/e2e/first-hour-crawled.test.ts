@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { type FixtureSites, startFixtureSites } from '@csp/functions/src/crawler/fixtures/sites';
 import { loopbackCrawlHandler } from '@csp/functions/src/testing/crawl-handler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clickText, waitForToast } from './harness';
+import { clickText, fill, waitForToast } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
 const blobDir = mkdtempSync(join(tmpdir(), 'csp-e2e-blobs-'));
@@ -110,15 +110,13 @@ describe('crawled pages', () => {
       () => document.querySelectorAll('[data-testid="crawled-page"]').length === 1,
     );
     expect(await rows()).toEqual([`200 ${main}/`]);
-    await t.page.click('input[type="search"]', { count: 3 });
-    await t.page.keyboard.type('404');
+    await fill(t.page, 'input[type="search"]', '404');
     await t.page.waitForFunction(
       () => document.querySelectorAll('[data-testid="crawled-page"]').length === 2,
     );
 
     // The Resources tile opens the resources grouped by directive.
-    await t.page.click('input[type="search"]', { count: 3 });
-    await t.page.keyboard.press('Backspace');
+    await fill(t.page, 'input[type="search"]', '');
     const tile = await t.page.waitForSelector('a[href="#crawled-resources"]');
     expect(await tile!.evaluate((a) => a.textContent)).toBe('4');
     await tile!.click();

@@ -11,6 +11,7 @@ import {
   clickSelector,
   clickText,
   dismissToasts,
+  fill,
   solveWidget,
   visibleText,
   waitForDownload,
@@ -138,9 +139,7 @@ describe('two-factor recovery codes', () => {
     expect(await t.page.evaluate(() => location.pathname)).toBe('/auth');
     // Still at the code step: another code gets in.
     await dismissToasts(t.page);
-    await t.page.click('input[name="recoveryCode"]', { count: 3 });
-    await t.page.keyboard.press('Backspace');
-    await t.page.type('input[name="recoveryCode"]', codes[5]!);
+    await fill(t.page, 'input[name="recoveryCode"]', codes[5]!);
     await t.page.click('button[type="submit"]');
     await waitForToast(t.page, 'Login successful');
     await waitForPath(t.page, '/dashboard');
@@ -160,9 +159,7 @@ describe('two-factor recovery codes', () => {
     await t.page.waitForFunction(() =>
       document.querySelector('dialog[open]')?.textContent?.includes('Current password is incorrect'),
     );
-    await t.page.click('dialog[open] input', { count: 3 });
-    await t.page.keyboard.press('Backspace');
-    await t.page.type('dialog[open] input', t.password);
+    await fill(t.page, 'dialog[open] input', t.password);
     await t.page.click('[data-testid="confirm-regenerate-recovery-codes"]');
     await t.page.waitForSelector('[data-testid="recovery-codes"]');
     const fresh = await t.page.$$eval('[data-testid="recovery-code"]', (els) =>

@@ -217,9 +217,14 @@ export async function solveWidget(page: Page): Promise<void> {
 
 /** Types into an input after clearing it. */
 export async function fill(page: Page, selector: string, value: string): Promise<void> {
-  await page.click(selector, { count: 3 });
+  // select() rather than a triple click: on a busy machine three clicks can arrive as separate ones and
+  // leave the old text in place.
+  await page.$eval(selector, (el) => {
+    (el as HTMLInputElement).focus();
+    (el as HTMLInputElement).select();
+  });
   await page.keyboard.press('Backspace');
-  await page.type(selector, value);
+  if (value) await page.type(selector, value);
 }
 
 /** Clicks the first `tag` element (an XPath step: 'button', 'dialog//button', '*') whose text is `text`. */

@@ -66,13 +66,18 @@ export class EngineVerifier {
     // (it doubles the CPU work of verification on a small machine), and this keeps its share small.
     const recheck = this.firefoxRecheck;
     // Progress of the pass: both engines' pages, as they are done (Firefox's share once it takes part).
+    // Firefox counts from the start when it is expected to take part: counted only once it had started,
+    // Chromium's pages alone would fill the bar and the figure would stand still while Firefox works.
     const done = { chromium: 0, firefox: 0 };
-    let firefoxTakesPart = false;
+    let firefoxTakesPart = this.firefoxProblem === undefined && recheck?.length !== 0;
     const report = () =>
       options.onProgress?.(firefoxTakesPart ? (done.chromium + done.firefox) / 2 : done.chromium);
     const firefoxPass = this.firefox.then((session) => {
-      if (recheck?.length === 0 || !session) return null;
-      firefoxTakesPart = true;
+      if (recheck?.length === 0 || !session) {
+        firefoxTakesPart = false;
+        void report();
+        return null;
+      }
       return session
         .verify({
           pages: recheck ?? options.pages,
