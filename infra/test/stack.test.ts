@@ -537,6 +537,20 @@ describe('CspGeneratorStack with every handler present', () => {
     });
     expect(out.headers['x-csp-viewer-ip']).toEqual({ value: '198.51.100.23' });
     expect(out.headers['x-csp-viewer-host']).toEqual({ value: 'x' });
+    // An API token sent as Authorization: Bearer is moved out of the header origin access control signs in;
+    // other schemes stay where they are.
+    const withToken = handler({
+      viewer: { ip: '198.51.100.23' },
+      request: { headers: { host: { value: 'x' }, authorization: { value: 'Bearer cspg_abc' } } },
+    });
+    expect(withToken.headers['x-csp-api-token']).toEqual({ value: 'cspg_abc' });
+    expect(withToken.headers.authorization).toBeUndefined();
+    const basic = handler({
+      viewer: { ip: '198.51.100.23' },
+      request: { headers: { host: { value: 'x' }, authorization: { value: 'Basic dXNlcjpwYXNz' } } },
+    });
+    expect(basic.headers.authorization).toEqual({ value: 'Basic dXNlcjpwYXNz' });
+    expect(basic.headers['x-csp-api-token']).toBeUndefined();
     // It runs on every /api/* viewer request, and the origin request policy forwards viewer headers.
     const dist = Object.values(s.template.findResources('AWS::CloudFront::Distribution'))[0] as Resource;
     const config = dist.Properties.DistributionConfig as {

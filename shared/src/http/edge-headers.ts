@@ -17,3 +17,11 @@ export const VIEWER_IP_HEADER = 'x-csp-viewer-ip';
  * links) from this header, on requests carrying the origin-verify value (functions/src/http/viewer-host.ts).
  */
 export const VIEWER_HOST_HEADER = 'x-csp-viewer-host';
+
+/**
+ * The API token of an `Authorization: Bearer …` viewer request, moved here by the same function (and the
+ * Authorization header removed): CloudFront's origin access control signs each request to the Function URL
+ * in Authorization, which would replace the token. The API reads the token from either header
+ * (functions/src/api/middleware/api-token.ts); being a credential, it needs no origin-verify value.
+ */
+export const API_TOKEN_HEADER = 'x-csp-api-token';

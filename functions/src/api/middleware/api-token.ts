@@ -5,6 +5,7 @@
 // a browser never attaches an Authorization header on its own, and cross-origin scripts cannot set one
 // without a CORS preflight we never grant. Tokens have their own rate limit, counted in the table. The
 // token value is never logged; failures name the token's id at most.
+import { API_TOKEN_HEADER } from '@csp/shared/http/edge-headers';
 import type { ApiTokenScope } from '@csp/shared/schemas/api-token';
 import { createMiddleware } from 'hono/factory';
 import { apiTokenHash, isWellFormedApiToken } from '../../auth/api-token';
@@ -41,8 +42,10 @@ const BEARER = /^Bearer +(\S+)$/i;
 
 export function apiTokenAuth() {
   return createMiddleware<ApiEnv>(async function apiTokenMiddleware(c, next) {
-    // Other schemes (Basic, from a proxy in front of the product) are not ours to judge.
-    const value = BEARER.exec(c.req.header('authorization') ?? '')?.[1];
+    // Other schemes (Basic, from a proxy in front of the product) are not ours to judge. Behind CloudFront
+    // the token arrives in API_TOKEN_HEADER (the viewer-request function moves it there).
+    const value =
+      BEARER.exec(c.req.header('authorization') ?? '')?.[1] ?? c.req.header(API_TOKEN_HEADER)?.trim();
     if (!value) return next();
     const { deps } = c.var;
     if (!isWellFormedApiToken(value)) throw new AppError(401, 'Invalid API token');

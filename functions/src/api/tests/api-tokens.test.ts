@@ -4,6 +4,7 @@
 // nothing in the table from which the token could be read back.
 
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { API_TOKEN_HEADER } from '@csp/shared/http/edge-headers';
 import { API_TOKEN_PREFIX } from '@csp/shared/schemas/api-token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokenHash } from '../../auth/api-token';
@@ -116,6 +117,20 @@ describe('using a token', () => {
     const start = await reader.post('/api/csp-analyses', { domainId, crawlRequest: {} });
     expect(start.status).toBe(403);
     expect((await start.json()).message).toBe("This API token lacks the 'analyses:write' scope");
+  });
+
+  it('behind CloudFront the token arrives in the header the viewer-request function moves it to', async () => {
+    const token = await newToken(['read']);
+    const client = new HttpClient(server.url, null);
+    expect((await client.get('/api/user', { [API_TOKEN_HEADER]: token })).status).toBe(200);
+    const write = await client.post(
+      '/api/csp-analyses',
+      { domainId, crawlRequest: {} },
+      { [API_TOKEN_HEADER]: token },
+    );
+    expect(write.status).toBe(403);
+    const wrong = await client.get('/api/user', { [API_TOKEN_HEADER]: `${token.slice(0, -1)}x` });
+    expect(wrong.status).toBe(401);
   });
 
   it('starts an analysis with analyses:write and saves a configuration with configurations:write', async () => {
