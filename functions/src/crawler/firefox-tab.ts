@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { Observation } from '@csp/shared/csp/artifact';
 import type { BrowserContext, HTTPRequest, Page } from 'puppeteer-core';
 import { classifyPage, cspHash, inlineShape, SAMPLE_LENGTH } from './classify';
-import { type InstrumentItem, instrumentBatchSchema, instrumentSource } from './instrument';
+import { type InstrumentItem, instrumentSource, parseInstrumentBatch } from './instrument';
 import { DEFAULT_INTERACTION_BUDGET_MS, interactionSource } from './interact';
 import { INTERACTION_MARGIN_MS, sleep } from './settle';
 
@@ -138,14 +138,7 @@ export class FirefoxTab {
     page.on('requestfailed', ended);
     // The binding first: the instrument takes it when it starts (and removes it from the page's reach).
     await page.exposeFunction(this.bindingName, (payload: string) => {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(payload);
-      } catch {
-        return;
-      }
-      const batch = instrumentBatchSchema.safeParse(parsed);
-      if (batch.success) this.items.push(...batch.data.map(withChromiumSample));
+      this.items.push(...parseInstrumentBatch(payload).map(withChromiumSample));
     });
     await page.evaluateOnNewDocument(
       instrumentSource({

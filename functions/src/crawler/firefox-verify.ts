@@ -12,12 +12,10 @@ import { FirefoxTab } from './firefox-tab';
 import { createTargetGuard } from './guard';
 import { type CrawlProxy, startProxy } from './proxy';
 import { samplePages } from './sample';
-import { policyForVerification, type Verification } from './verify';
+import { policyForVerification, tallyViolations, type Verification } from './verify';
 
 /** Firefox tabs at once, as many as Chromium's verification uses (measured: 4 tabs beat 2 on 2 cores). */
 const FIREFOX_CONCURRENCY = 4;
-const MAX_SAMPLES = 20;
-const MAX_BLOCKED = 100;
 
 export interface FirefoxVerifyOptions {
   pages: string[];
@@ -112,24 +110,12 @@ export class FirefoxSession {
             result.unchecked.push(url);
             if (visit.error) continue;
           } else result.pagesChecked += 1;
-          let sawViolation = false;
-          for (const v of visit.violations) {
-            const text = `${v.directive} ${v.blocked}${v.sample ? ` "${v.sample}"` : ''} on ${url} in Firefox`;
-            if (seen.has(text)) continue;
-            seen.add(text);
-            sawViolation = true;
-            if (result.samples.length < MAX_SAMPLES) result.samples.push(text);
-            if (result.blocked.length < MAX_BLOCKED) {
-              result.blocked.push({
-                directive: v.directive,
-                blocked: v.blocked || 'inline',
-                page: url,
-                engine: 'firefox',
-                ...(v.sample ? { sample: v.sample } : {}),
-              });
-            }
-          }
-          if (sawViolation) result.pagesWithViolations.push({ url, observations: visit.observations });
+          tallyViolations(
+            result,
+            seen,
+            { url, violations: visit.violations, observations: visit.observations },
+            'firefox',
+          );
         }
       } finally {
         await tab.close();

@@ -3,7 +3,7 @@
 // Both have random names per tab, so a crawled page can neither guess nor call them.
 import { randomBytes } from 'node:crypto';
 import type { CDPSession } from 'puppeteer-core';
-import { type InstrumentItem, instrumentBatchSchema, instrumentSource } from './instrument';
+import { type InstrumentItem, instrumentSource, parseInstrumentBatch } from './instrument';
 
 export class InstrumentChannel {
   /** What the page reported since the visit started, in order. */
@@ -48,13 +48,6 @@ export class InstrumentChannel {
   }
 
   private onBatch(payload: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(payload);
-    } catch {
-      return;
-    }
-    const batch = instrumentBatchSchema.safeParse(parsed);
-    if (batch.success) this.items.push(...batch.data);
+    this.items.push(...parseInstrumentBatch(payload));
   }
 }

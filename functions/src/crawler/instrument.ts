@@ -40,6 +40,18 @@ export type InstrumentItem = z.infer<typeof instrumentItemSchema>;
 
 export const instrumentBatchSchema = z.array(instrumentItemSchema);
 
+/** A batch the page's instrument sent (page input: anything not a valid batch is dropped), or []. */
+export function parseInstrumentBatch(payload: string): InstrumentItem[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload);
+  } catch {
+    return [];
+  }
+  const batch = instrumentBatchSchema.safeParse(parsed);
+  return batch.success ? batch.data : [];
+}
+
 /**
  * Builds the instrument's source. `binding` is the CDP binding's name, `flushName` the hidden global the
  * crawler calls to drain everything pending (in this frame and its same-origin subframes) and get the

@@ -49,6 +49,43 @@ export interface VerifyOptions {
 const MAX_SAMPLES = 20;
 const MAX_BLOCKED = 100;
 
+/** A violation a verified page raised, in either engine. */
+interface SeenViolation {
+  directive: string;
+  blocked: string;
+  sample?: string;
+}
+
+/**
+ * Adds what one verified page raised to the pass: each distinct violation once (`seen` holds the pass's,
+ * across pages), a bounded list of samples and blocked resources, and the page when it raised any.
+ */
+export function tallyViolations(
+  result: Verification,
+  seen: Set<string>,
+  page: { url: string; violations: readonly SeenViolation[]; observations: Observation[] },
+  engine?: 'firefox',
+): void {
+  let sawViolation = false;
+  for (const v of page.violations) {
+    const text = `${v.directive} ${v.blocked}${v.sample ? ` "${v.sample}"` : ''} on ${page.url}${engine ? ' in Firefox' : ''}`;
+    if (seen.has(text)) continue;
+    seen.add(text);
+    sawViolation = true;
+    if (result.samples.length < MAX_SAMPLES) result.samples.push(text);
+    if (result.blocked.length < MAX_BLOCKED) {
+      result.blocked.push({
+        directive: v.directive,
+        blocked: v.blocked || 'inline',
+        page: page.url,
+        ...(engine ? { engine } : {}),
+        ...(v.sample ? { sample: v.sample } : {}),
+      });
+    }
+  }
+  if (sawViolation) result.pagesWithViolations.push({ url: page.url, observations: page.observations });
+}
+
 /**
  * The policy as the verification serves it: reporting directives dropped, so trying a policy does not send
  * reports to the product's own endpoint (violations are counted in the page instead).
@@ -114,24 +151,8 @@ export async function verifyPolicy(options: VerifyOptions): Promise<Verification
             result.unchecked.push(url);
             if (visit.error && visit.status === 0) continue;
           } else result.pagesChecked += 1;
-          let sawViolation = false;
-          for (const v of visit.violations) {
-            if (v.k !== 'violation') continue;
-            const text = `${v.directive} ${v.blocked}${v.sample ? ` "${v.sample}"` : ''} on ${url}`;
-            if (seen.has(text)) continue;
-            seen.add(text);
-            sawViolation = true;
-            if (result.samples.length < MAX_SAMPLES) result.samples.push(text);
-            if (result.blocked.length < MAX_BLOCKED) {
-              result.blocked.push({
-                directive: v.directive,
-                blocked: v.blocked || 'inline',
-                page: url,
-                ...(v.sample ? { sample: v.sample } : {}),
-              });
-            }
-          }
-          if (sawViolation) result.pagesWithViolations.push({ url, observations: visit.observations });
+          const violations = visit.violations.filter((v) => v.k === 'violation');
+          tallyViolations(result, seen, { url, violations, observations: visit.observations });
         }
       } finally {
         await tab.close();

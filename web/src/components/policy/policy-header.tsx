@@ -1,20 +1,13 @@
 // A policy header as it is sent: the header name, then one directive a line with its sources; and copying
 // its value with the spec's toasts. Shared by the analysis' policy card and the rules generator.
-import { toast } from '@/hooks/use-toast';
+import { copyWithToast } from '@/hooks/copy-with-toast';
 import { cn } from '@/lib/class-names';
-import { copyText } from '@/lib/clipboard';
 
 export async function copyPolicy(value: string): Promise<void> {
-  try {
-    await copyText(value);
-    toast({ title: 'Copied to Clipboard', description: 'CSP policy has been copied to your clipboard.' });
-  } catch {
-    toast({
-      variant: 'destructive',
-      title: 'Copy Failed',
-      description: 'Failed to copy CSP policy to clipboard.',
-    });
-  }
+  await copyWithToast(value, 'CSP policy', {
+    title: 'Copied to Clipboard',
+    description: 'CSP policy has been copied to your clipboard.',
+  });
 }
 
 export function PolicyHeader({

@@ -1,6 +1,7 @@
 // Settings › API tokens › Create token: a name, at least one scope, an expiry (90 days unless chosen), then
 // the new token's value, shown this once with Copy. The value lives only in this dialog's state: closing the
 // dialog forgets it (and the creation's mutation, kept nowhere else: see api/api-tokens.ts).
+
 import {
   API_TOKEN_LIMITS,
   API_TOKEN_SCOPE_LABELS,
@@ -17,9 +18,8 @@ import { Field } from '@/components/ui/field';
 import { FormError } from '@/components/ui/form-error';
 import { Input, Select, Textarea } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { toast } from '@/hooks/use-toast';
+import { copyWithToast } from '@/hooks/copy-with-toast';
 import { cn } from '@/lib/class-names';
-import { COPIED_TOAST, copyText } from '@/lib/clipboard';
 import { type FieldErrors, focusFirstInvalid, serverFormErrors, validateForm } from '@/lib/validation';
 import { useCreateApiToken } from '../api/api-tokens';
 
@@ -229,17 +229,7 @@ function CreatedToken({ token }: { token: string }) {
   const [copied, setCopied] = useState(false);
 
   async function onCopy() {
-    try {
-      await copyText(token);
-      setCopied(true);
-      toast(COPIED_TOAST);
-    } catch {
-      toast({
-        variant: 'destructive',
-        title: 'Copy Failed',
-        description: 'Failed to copy the token to clipboard.',
-      });
-    }
+    if (await copyWithToast(token, 'the token')) setCopied(true);
   }
 
   return (

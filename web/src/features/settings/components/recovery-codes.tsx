@@ -1,13 +1,13 @@
 // The recovery codes of Settings › Security › Two-Factor Authentication: the fresh codes, shown once (after
 // setup or a regeneration) with Copy and Download; otherwise how many are left and 'Regenerate codes' behind
 // the password (the old codes stop working).
+
 import { RECOVERY_CODE_COUNT } from '@csp/shared/auth/recovery-codes';
 import { Copy, Download, RefreshCw } from 'lucide-react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/hooks/use-toast';
+import { copyWithToast } from '@/hooks/copy-with-toast';
 import { ApiError } from '@/lib/api-client';
-import { copyText } from '@/lib/clipboard';
 import { downloadText } from '@/lib/download';
 import { useRecoveryCodesLeft, useRegenerateRecoveryCodes } from '../api/account';
 import { PasswordConfirmDialog, usePasswordPrompt } from './password-confirm-dialog';
@@ -17,16 +17,7 @@ export function FreshRecoveryCodes({ codes, onDone }: { codes: string[]; onDone:
   const text = codes.join('\n');
 
   async function onCopy() {
-    try {
-      await copyText(text);
-      toast({ title: 'Copied', description: 'Copied to clipboard' });
-    } catch {
-      toast({
-        variant: 'destructive',
-        title: 'Copy Failed',
-        description: 'Failed to copy the codes to clipboard.',
-      });
-    }
+    await copyWithToast(text, 'the codes', { title: 'Copied', description: 'Copied to clipboard' });
   }
 
   return (

@@ -3,6 +3,7 @@
 // (enabled at exactly 6), or Cancel (the setup is abandoned, 2FA stays off). Once verified, the recovery codes,
 // shown this once. When on: '2FA Enabled' and 'Disable 2FA' behind the spec's confirmation, which also asks for
 // the password (the server needs it or a code), and the recovery codes left (recovery-codes.tsx).
+
 import type { PublicUser } from '@csp/shared/schemas/auth';
 import { Copy, ShieldCheck, ShieldOff } from 'lucide-react';
 import { useState } from 'react';
@@ -11,9 +12,9 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { copyWithToast } from '@/hooks/copy-with-toast';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { copyText } from '@/lib/clipboard';
 import {
   useCancelTwoFactorSetup,
   useDisableTwoFactor,
@@ -115,16 +116,7 @@ function Setup({ onEnabled }: { onEnabled: (recoveryCodes: string[]) => void }) 
   }
 
   async function onCopy(secret: string) {
-    try {
-      await copyText(secret);
-      toast({ title: 'Copied', description: 'Text copied to clipboard.' });
-    } catch {
-      toast({
-        variant: 'destructive',
-        title: 'Copy Failed',
-        description: 'Failed to copy the key to clipboard.',
-      });
-    }
+    await copyWithToast(secret, 'the key', { title: 'Copied', description: 'Text copied to clipboard.' });
   }
 
   const data = setup.data;

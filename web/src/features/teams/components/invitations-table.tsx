@@ -1,15 +1,16 @@
 // 'Pending Invitations' (spec section 2), shown only when there are any: email, role, sent, expires, and
 // for the owner an Actions menu — Copy link (the owner passes it on when no mail server is configured) and
 // Revoke (decision for the spec's "not shown [7]").
+
 import type { Invitation } from '@csp/shared/schemas/team';
 import { Copy, Ellipsis, Undo2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { DropdownMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { HeaderCells, ListTable } from '@/components/ui/list-table';
+import { copyWithToast } from '@/hooks/copy-with-toast';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { COPIED_TOAST, copyText } from '@/lib/clipboard';
 import { formatDate } from '@/lib/format';
 import { useRevokeInvitation } from '../api/teams';
 
@@ -63,16 +64,7 @@ function InvitationActions({ teamId, invitation }: { teamId: string; invitation:
 
   async function copyLink() {
     if (!invitation.link) return;
-    try {
-      await copyText(invitation.link);
-      toast(COPIED_TOAST);
-    } catch {
-      toast({
-        variant: 'destructive',
-        title: 'Copy Failed',
-        description: 'Failed to copy the invitation link.',
-      });
-    }
+    await copyWithToast(invitation.link, 'the invitation link');
   }
 
   function revokeIt() {
