@@ -1,0 +1,115 @@
+// The alerts a completed, compared run raises (the watch's change detection, PCI DSS 11.6.1): one per kind
+// and run, naming what changed, rather than one per script or page — fifty scripts changed by one deploy
+// are one message. Drift is the exception: its cause is what the site serves, so the same drift seen run
+// after run is one alert, counted, until the served policy changes again.
+import type { RunChanges } from '../watch/compare';
+import type { Drift } from '../watch/drift';
+import type { WatchedScript } from '../watch/snapshot';
+import type { AlertKind } from './alert';
+
+export interface RunAlert {
+  kind: Extract<AlertKind, 'script-added' | 'script-changed' | 'header-changed' | 'drift'>;
+  cause: string;
+  summary: string;
+}
+
+/** Scripts named in a summary; the rest are counted. */
+const NAMED = 3;
+const NAME_CHARS = 120;
+
+const HEADER_NAMES: Record<string, string> = {
+  'content-security-policy': 'Content-Security-Policy',
+  'content-security-policy-report-only': 'Content-Security-Policy-Report-Only',
+  'strict-transport-security': 'Strict-Transport-Security',
+  'x-frame-options': 'X-Frame-Options',
+  'permissions-policy': 'Permissions-Policy',
+  'referrer-policy': 'Referrer-Policy',
+  'x-content-type-options': 'X-Content-Type-Options',
+  'integrity-policy': 'Integrity-Policy',
+  'integrity-policy-report-only': 'Integrity-Policy-Report-Only',
+};
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function scriptName(s: WatchedScript): string {
+  const name = s.url ?? `${s.kind} script ${s.digest.slice(0, 18)}…`;
+  const party =
+    s.party === 'first' ? '' : ` (${s.party} party${s.initiator ? `, loaded by ${s.initiator}` : ''})`;
+  return `${name}${party}`.slice(0, NAME_CHARS);
+}
+
+function names(scripts: WatchedScript[]): string {
+  const named = scripts.slice(0, NAMED).map(scriptName).join(', ');
+  return scripts.length > NAMED ? `${named} and ${scripts.length - NAMED} more` : named;
+}
+
+/**
+ * A short fingerprint of what is served (FNV-1a, two 32-bit lanes): a cause must stay short, and this only
+ * tells one served value from another (shared code runs in browsers too: no node:crypto).
+ */
+function digestOf(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+}
+
+export function alertsFromRun(input: {
+  analysisId: string;
+  changes: RunChanges | null;
+  drift: Drift | null;
+}): RunAlert[] {
+  const alerts: RunAlert[] = [];
+  const { analysisId, changes, drift } = input;
+  if (changes) {
+    const { added, changed } = changes.scripts;
+    if (added.length > 0) {
+      alerts.push({
+        kind: 'script-added',
+        cause: `run:${analysisId}`,
+        summary: `${plural(added.length, 'new script')}: ${names(added)}`,
+      });
+    }
+    if (changed.length > 0) {
+      alerts.push({
+        kind: 'script-changed',
+        cause: `run:${analysisId}`,
+        summary: `${plural(changed.length, 'script')} changed content: ${names(changed.map((c) => c.after))}`,
+      });
+    }
+    if (changes.headers.length > 0) {
+      const parts = changes.headers.map(
+        (h) => `${HEADER_NAMES[h.header] ?? h.header} ${h.change} on ${plural(h.pages.length, 'page')}`,
+      );
+      alerts.push({
+        kind: 'header-changed',
+        cause: `run:${analysisId}`,
+        summary:
+          parts.slice(0, NAMED).join('; ') + (parts.length > NAMED ? `; ${parts.length - NAMED} more` : ''),
+      });
+    }
+  }
+  if (drift && drift.state !== 'matches') {
+    const header = HEADER_NAMES[drift.header];
+    const served = drift.variants.map((v) => v.served ?? '').sort();
+    const differing = drift.variants.filter((v) => v.served !== null && v.differences.length > 0);
+    const pages = differing.reduce((n, v) => n + v.pages.length, 0);
+    const first = differing[0]?.differences[0];
+    const example = first
+      ? ` (${first.directive}${first.added.length ? ` +${first.added.slice(0, 2).join(' +')}` : ''}${first.removed.length ? ` -${first.removed.slice(0, 2).join(' -')}` : ''})`
+      : '';
+    alerts.push({
+      kind: 'drift',
+      cause: `drift:${drift.state}:${digestOf(served.join('\n'))}`,
+      summary:
+        drift.state === 'none-served'
+          ? `The site serves no ${header} header, while the saved configuration is active`
+          : `The ${header} served on ${plural(pages, 'page')} differs from the saved configuration${example}`,
+    });
+  }
+  return alerts;
+}
