@@ -36,7 +36,12 @@ export function apiClientFrom(io: CliIo): ApiClient {
     throw new UsageError(`${API_URL_ENV} must be an http(s) URL (got '${base}').`);
   }
 
-  const request = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+  const request = async (
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    retries = 3,
+  ): Promise<Response> => {
     const url = new URL(path, origin);
     let res: Response;
     try {
@@ -54,6 +59,13 @@ export function apiClientFrom(io: CliIo): ApiClient {
     } catch (err) {
       const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
       throw new FailureError(`Could not reach ${origin.origin}${cause}`);
+    }
+    // Over the token's rate limit nothing was done: wait as told and ask again.
+    if (res.status === 429 && retries > 0) {
+      const seconds = Math.min(60, Math.max(1, Number(res.headers.get('retry-after')) || 10));
+      await res.body?.cancel().catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      return request(method, path, body, retries - 1);
     }
     if (!res.ok)
       throw new FailureError(`${method} ${url.pathname} answered ${res.status}: ${await messageOf(res)}`);

@@ -9,6 +9,8 @@ import { type Command, intFlag } from '../command';
 import { EXIT, FailureError, UsageError } from '../exit-codes';
 
 const { maxPages } = CRAWL_LIMITS;
+/** 30 polls a minute: a quarter of a token's rate limit (API_TOKEN_PER_MINUTE, 120 by default). */
+const POLL_MS = 2000;
 
 export const analyzeCommand: Command = {
   name: 'analyze',
@@ -38,7 +40,6 @@ Exit 1 when verification still saw violations with the policy handed out; 3 when
       ? { maxPages: intFlag('max-pages', String(values['max-pages']), maxPages.min, maxPages.max) }
       : {};
     const minutes = values.timeout ? intFlag('timeout', String(values.timeout), 1, 120) : 30;
-    const pollMs = Number(io.env.CSP_GENERATOR_POLL_MS) || 2000;
     const api = apiClientFrom(io);
 
     const started = await api.json<Analysis>('POST', '/api/csp-analyses', { domainId, crawlRequest });
@@ -56,7 +57,7 @@ Exit 1 when verification still saw violations with the policy handed out; 3 when
         ? `#${analysis.queuePosition} in line`
         : (analysis.currentPage ?? '');
       progress.update(analysis.progress, stage, where);
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       analysis = (await api.json<{ analysis: Analysis }>('GET', `/api/csp/analyze/${analysis.id}`)).analysis;
     }
 
