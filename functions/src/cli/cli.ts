@@ -4,7 +4,7 @@ import { type Command, helpText, parseCommandArgs } from './command';
 import { EXIT, EXIT_CODES_HELP, type ExitCode, FailureError, UsageError } from './exit-codes';
 import type { CliIo } from './io';
 
-const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+export const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   crawl: {
     summary: 'crawl a site locally, print its verified policy (no server, no account)',
     load: async () => (await import('./commands/crawl')).crawlCommand,
