@@ -27,7 +27,7 @@ export class Progress {
       const filled = Math.round((p / 100) * BAR_WIDTH);
       const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
       const line = `${this.label} ${bar} ${String(p).padStart(3)}% ${stage}${detail ? ` ${detail}` : ''}`;
-      const width = Math.max(20, (this.output.columns ?? 80) - 1);
+      const width = Math.max(20, (this.output.columns || 80) - 1);
       this.output.write(`\r\x1b[2K${line.slice(0, width)}`);
       this.drawn = true;
       return;

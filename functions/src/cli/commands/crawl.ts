@@ -56,7 +56,7 @@ Exit 1 when the verified policy still saw violations (it is printed anyway, with
       request: { url: url.data, maxPages: pages },
       allowPrivateTargets: Boolean(values['allow-private']),
       secondEngine: values['chromium-only']
-        ? { unavailable: 'Chromium only (--chromium-only)' }
+        ? { unavailable: 'skipped with --chromium-only' }
         : findFirefox(io.env.FIREFOX_PATH),
       deadline: Date.now() + minutes * 60_000,
       onProgress: (r) =>
