@@ -69,7 +69,12 @@ Up to ${MAX_URLS} URLs. Exit 1 when a page serves another policy (the difference
     }
 
     const served = [];
-    for (const url of urls) served.push(await fetchServedHeaders(url));
+    for (const url of urls) {
+      const page = await fetchServedHeaders(url);
+      // Compared all the same (an error page sends the site's headers too), but said: it may not be the page meant.
+      if (page.status >= 400) io.err(`check: ${page.finalUrl} answered ${page.status}.\n`);
+      served.push(page);
+    }
     const drift = policyDrift(
       served.map((p) => ({ page: p.finalUrl, headers: p.headers })),
       { rules: parseSerializedPolicy(expected.value), reportOnly: expected.reportOnly },
