@@ -58,7 +58,7 @@ describe('csp-generator crawl', () => {
       ['crawl', `${sites.origins.main}/cli-home`, '--max-pages', '5', '--allow-private', '--chromium-only'],
       { timeoutMs: 240_000 },
     );
-    expect(run.stderr).toMatch(/verified on \d+ pages: no violations/);
+    expect(run.stderr).toMatch(/verified on \d+ pages \(chromium\): no violations/);
     expect(run.code).toBe(0);
     const expected = policyFromFile(run.stdout);
     expect(run.stdout).toMatch(/^Content-Security-Policy: /);
