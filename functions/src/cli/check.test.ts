@@ -65,6 +65,14 @@ describe('csp-generator check --policy-file', () => {
     expect(run.stdout).toMatch(/serve Content-Security-Policy matching .*csp-policy\.txt/);
   });
 
+  it('reads a relative --policy-file from where npx was called (npm says so in INIT_CWD)', async () => {
+    const run = await runCliProcess(['check', `${origin}/right`, '--policy-file', 'csp-policy.txt'], {
+      env: { INIT_CWD: dir },
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
+
   it('exits 1 on drift and prints the difference per directive', async () => {
     const run = await check(`${origin}/drifted`, '--policy-file', policyFile);
     expect(run.code).toBe(1);
@@ -102,10 +110,14 @@ describe('csp-generator check --policy-file', () => {
   });
 
   it('exits 3 when the site cannot be reached, 2 on a wrong command line', async () => {
-    const closed = `http://127.0.0.1:9/`;
+    // A port nothing listens on any more.
+    const gone = http.createServer();
+    await new Promise<void>((ok) => gone.listen(0, '127.0.0.1', ok));
+    const closed = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/`;
+    await new Promise((ok) => gone.close(ok));
     const down = await check(closed, '--policy-file', policyFile);
     expect(down.code).toBe(3);
-    expect(down.stderr).toContain('Could not fetch http://127.0.0.1:9/');
+    expect(down.stderr).toContain(`Could not fetch ${closed}: connect ECONNREFUSED`);
 
     const neither = await check(`${origin}/right`);
     expect(neither.code).toBe(2);

@@ -5,6 +5,11 @@ import { Progress } from './progress';
 
 export interface CliIo {
   env: NodeJS.ProcessEnv;
+  /**
+   * Where the user's relative paths start: the directory npx was run in. npm runs a bin from inside a
+   * workspace folder in that workspace's root and says where it was called from in INIT_CWD.
+   */
+  cwd: string;
   out(text: string): void;
   err(text: string): void;
   progress(label: string): Progress;
@@ -25,6 +30,7 @@ export function createIo(env: NodeJS.ProcessEnv, stdout: Stream, stderr: Stream)
   const err = (text: string) => void stderr.write(redact(text));
   return {
     env,
+    cwd: env.INIT_CWD || process.cwd(),
     out: (text) => void stdout.write(redact(text)),
     err,
     progress: (label) =>

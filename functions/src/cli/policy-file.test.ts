@@ -19,6 +19,7 @@ describe('policyFromFile', () => {
   it('reads a bare policy, skipping comments, and nothing from a file without one', () => {
     expect(policyFromFile(`# ours\n\n${value}\n`)).toEqual({ reportOnly: false, value });
     expect(policyFromFile('<html>not a policy</html>\n')).toBeNull();
+    expect(policyFromFile("import { x } from 'y';\nexport const a = 1;\n")).toBeNull();
     expect(policyFromFile('')).toBeNull();
   });
 });

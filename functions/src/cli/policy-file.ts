@@ -2,6 +2,7 @@
 // (`Content-Security-Policy: …` or its Report-Only twin: csp-policy.txt, `crawl --format header`), an nginx
 // `add_header` or Apache `Header always set` line of an export — or a bare policy on its first line.
 // Pure: the text in, the header and value out.
+import { isDirective } from '@csp/shared/csp/directives';
 
 export interface ExpectedPolicy {
   reportOnly: boolean;
@@ -28,9 +29,9 @@ export function policyFromFile(text: string): ExpectedPolicy | null {
       };
     }
   }
-  // A bare policy: the first line that is not a comment and reads as directives.
+  // A bare policy: the first line that is not a comment and starts with a directive.
   const bare = lines
     .map((l) => l.trim())
-    .find((l) => l !== '' && !l.startsWith('#') && /^[a-z-]+(\s|;|$)/i.test(l));
+    .find((l) => !l.startsWith('#') && isDirective(l.split(/[\s;]/, 1)[0]!.toLowerCase()));
   return bare ? { reportOnly: false, value: bare } : null;
 }

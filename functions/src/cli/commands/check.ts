@@ -3,6 +3,7 @@
 // sources per directive, any nonce for any nonce), with the difference printed per directive.
 
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { parseSerializedPolicy } from '@csp/shared/csp/parse-policy';
 import { httpUrl } from '@csp/shared/schemas/domain';
 import { type DriftVariant, policyDrift } from '@csp/shared/watch/drift';
@@ -59,7 +60,7 @@ Up to ${MAX_URLS} URLs. Exit 1 when a page serves another policy (the difference
       source = `configuration ${config}`;
       if (!expected) throw new FailureError(`Configuration ${config} exported no policy.`);
     } else {
-      const text = await readFile(file!, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      const text = await readFile(resolve(io.cwd, file!), 'utf8').catch((err: NodeJS.ErrnoException) => {
         throw new UsageError(`Cannot read --policy-file ${file}: ${err.code ?? err.message}.`);
       });
       expected = policyFromFile(text);

@@ -1,6 +1,7 @@
 // `csp-generator export --config <id> --format …`: a saved configuration's export file, as the product's
 // Download gives it (the API composes it: base rules, custom rules, nonce, reporting, roll-out header).
 import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { CONFIGURATION_EXPORT_FORMATS } from '@csp/shared/schemas/configuration';
 import { API_TOKEN_ENV, API_URL_ENV, apiClientFrom } from '../api-client';
 import { type Command, oneOf } from '../command';
@@ -35,7 +36,7 @@ FILE, or to stdout without --out. Run it before a release and ship the file with
     const filename = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? null;
     const out = values.out === undefined ? null : String(values.out);
     if (out) {
-      await writeFile(out, content).catch((err: NodeJS.ErrnoException) => {
+      await writeFile(resolve(io.cwd, out), content).catch((err: NodeJS.ErrnoException) => {
         throw new FailureError(`Cannot write ${out}: ${err.code ?? err.message}`);
       });
       io.err(`export: wrote ${out} (${Buffer.byteLength(content)} bytes, ${format}).\n`);
