@@ -62,7 +62,7 @@ describe('a domain schedule', () => {
     const res = await owner.client.put(path, daily);
     expect(res.status).toBe(200);
     const saved = await res.json();
-    const expected = nextRunAt({ frequency: 'daily', time: '06:30', weekday: 1, timeZone: 'UTC' }, before);
+    const expected = nextRunAt({ frequency: 'daily', time: '06:30', weekday: 1, timeZone: 'UTC' }, before)!;
     expect(Date.parse(saved.nextRunAt)).toBe(expected);
     expect(new Date(saved.nextRunAt).toISOString().slice(11, 16)).toBe('06:30');
     // The settings as a start stores them: defaults filled in, the domain's own URL crawled.
