@@ -30,8 +30,9 @@ export const scheduleRunSchema = z.object({
 });
 export type ScheduleRun = z.infer<typeof scheduleRunSchema>;
 
-/** The crawl settings a schedule keeps (a validated crawl request without its URL). */
+/** The crawl settings a schedule keeps (a validated crawl request; its URL is the domain's). */
 export const scheduledCrawlSchema = z.object({
+  url: z.string().optional(),
   maxPages: z.number(),
   crawlDelay: z.number(),
   userAgent: z.string(),
