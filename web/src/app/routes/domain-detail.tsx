@@ -135,7 +135,7 @@ export function DomainDetailRoute() {
               )
             }
           />
-          <ScheduleCard domainId={d.id} readOnly={readOnly} inactive={!d.isActive} />
+          <ScheduleCard domainId={d.id} domainUrl={d.url} readOnly={readOnly} inactive={!d.isActive} />
         </div>
         <div className="flex min-w-0 flex-col gap-6">
           {analyses.error ? (

@@ -1,8 +1,9 @@
 // Domain screen, Monitoring: the schedule that re-analyses the domain (off, daily, weekly; a time of day in
 // a time zone; the crawl settings its runs use), its next run, and what each due time did. The owner edits
 // it; a team member reads it.
+import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
-import type { ScheduleRun, ScheduleView } from '@csp/shared/schemas/schedule';
+import { type ScheduleRun, type ScheduleView, scheduleInputSchema } from '@csp/shared/schemas/schedule';
 import type { Schedule } from '@csp/shared/watch/schedule';
 import { CalendarClock, History } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
@@ -19,6 +20,7 @@ import { SegmentedControl } from '@/components/ui/segmented-control';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
 import { formatDateTime } from '@/lib/format';
+import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
 import { useSchedule } from '../api/get-schedule';
 import { useUpdateSchedule } from '../api/update-schedule';
 import { formatRunTime, timeZoneChoices } from '../utils/run-time';
@@ -32,10 +34,13 @@ const FREQUENCIES = [
 
 export function ScheduleCard({
   domainId,
+  domainUrl,
   readOnly,
   inactive,
 }: {
   domainId: string;
+  /** Crawled by every run: the crawl settings are checked with it, as the API checks them. */
+  domainUrl: string;
   readOnly: boolean;
   /** Scheduled runs are skipped while the domain is inactive. */
   inactive: boolean;
@@ -71,7 +76,7 @@ export function ScheduleCard({
             {readOnly ? (
               <ScheduleSummary view={schedule.data} />
             ) : (
-              <ScheduleForm domainId={domainId} view={schedule.data} />
+              <ScheduleForm domainId={domainId} domainUrl={domainUrl} view={schedule.data} />
             )}
             <RunHistory runs={schedule.data.history} />
           </>
@@ -118,30 +123,53 @@ function ScheduleSummary({ view }: { view: ScheduleView }) {
   );
 }
 
-function ScheduleForm({ domainId, view }: { domainId: string; view: ScheduleView }) {
+function ScheduleForm({
+  domainId,
+  domainUrl,
+  view,
+}: {
+  domainId: string;
+  domainUrl: string;
+  view: ScheduleView;
+}) {
   const id = useId();
   const update = useUpdateSchedule(domainId);
   const [form, setForm] = useState(() => formOf(view));
+  const [errors, setErrors] = useState<FieldErrors>({});
   // A save (here or in another tab) replaces the view: the form follows it.
   useEffect(() => setForm(formOf(view)), [view]);
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
   const off = form.frequency === 'off';
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    const target = e.currentTarget;
     const { url: _url, ...saved } = view.crawlRequest ?? {};
-    update.mutate(
-      {
-        frequency: form.frequency,
-        time: form.time,
-        weekday: form.weekday,
-        timeZone: form.timeZone,
-        // The settings saved before (user agent, URL list…) are kept; the form changes pages and delay.
-        crawlRequest: { ...saved, maxPages: form.maxPages, crawlDelay: form.crawlDelay },
-      },
-      { onSuccess: () => toast({ title: off ? 'Schedule turned off' : 'Schedule saved' }) },
-    );
+    // The settings saved before (user agent, URL list…) are kept; the form changes pages and delay.
+    const crawlRequest = { ...saved, maxPages: form.maxPages, crawlDelay: form.crawlDelay };
+    const input = {
+      frequency: form.frequency,
+      time: form.time,
+      weekday: form.weekday,
+      timeZone: form.timeZone,
+      crawlRequest,
+    };
+    // Checked here with the API's own schemas, so the user sees the message beside the field at once.
+    const checked = [
+      validateForm(scheduleInputSchema, input),
+      validateForm(crawlRequestSchema, { ...crawlRequest, url: domainUrl }),
+    ];
+    const found = Object.assign({}, ...checked.map((r) => (r.success ? {} : r.errors))) as FieldErrors;
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      focusFirstInvalid(target);
+      return;
+    }
+    update.mutate(input, {
+      onSuccess: () => toast({ title: off ? 'Schedule turned off' : 'Schedule saved' }),
+      onError: (err) => setErrors(serverFieldErrors(err)),
+    });
   };
 
   return (
@@ -168,7 +196,7 @@ function ScheduleForm({ domainId, view }: { domainId: string; view: ScheduleView
             </Select>
           </Field>
         ) : null}
-        <Field id={`${id}-time`} label="Time">
+        <Field id={`${id}-time`} label="Time" error={errors.time}>
           <Input type="time" value={form.time} disabled={off} onChange={(e) => set('time', e.target.value)} />
         </Field>
         <Field id={`${id}-zone`} label="Time zone">
@@ -185,6 +213,7 @@ function ScheduleForm({ domainId, view }: { domainId: string; view: ScheduleView
         <Field
           id={`${id}-pages`}
           label="Maximum pages"
+          error={errors.maxPages}
           hint={`${CRAWL_LIMITS.maxPages.min}–${CRAWL_LIMITS.maxPages.max}, taken from your daily page budget.`}
         >
           <Input
@@ -197,7 +226,12 @@ function ScheduleForm({ domainId, view }: { domainId: string; view: ScheduleView
             onChange={(e) => set('maxPages', Number(e.target.value))}
           />
         </Field>
-        <Field id={`${id}-delay`} label="Crawl delay (ms)" hint="Time between requests to the site.">
+        <Field
+          id={`${id}-delay`}
+          label="Crawl delay (ms)"
+          error={errors.crawlDelay}
+          hint="Time between requests to the site."
+        >
           <Input
             type="number"
             inputMode="numeric"
@@ -209,7 +243,12 @@ function ScheduleForm({ domainId, view }: { domainId: string; view: ScheduleView
           />
         </Field>
       </div>
-      <FormError message={update.error?.message} />
+      <FormError
+        message={
+          errors.form ??
+          (update.isError && Object.keys(errors).length === 0 ? update.error.message : undefined)
+        }
+      />
       <Button type="submit" className="self-start" disabled={update.isPending}>
         {update.isPending ? 'Saving...' : 'Save Schedule'}
       </Button>
