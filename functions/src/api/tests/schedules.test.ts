@@ -170,6 +170,16 @@ describe('a domain schedule', () => {
     expect((await byPerson.json()).trigger).toBe('user');
   });
 
+  it('is in the OpenAPI document with its body schema and token scopes', async () => {
+    const doc = await (await new HttpClient(server.url).get('/api/openapi.json')).json();
+    const ops = doc.paths['/api/domains/{id}/schedule'];
+    expect(ops.get['x-token-scope']).toBe('read');
+    expect(ops.put['x-token-scope']).toBe('analyses:write');
+    const body = ops.put.requestBody.content['application/json'].schema;
+    expect(body.required).toEqual(expect.arrayContaining(['frequency', 'time']));
+    expect(body.properties.frequency.enum).toEqual(['off', 'daily', 'weekly']);
+  });
+
   it('goes with its domain', async () => {
     const { owner, domain } = await ownerWithDomain();
     const path = `/api/domains/${domain.id}/schedule`;
