@@ -2,10 +2,12 @@
 // through the user's start path (marked as the schedule's) and moves on to its next time; a paused domain is
 // skipped; a refused start is recorded with its reason; two dispatchers at once start one analysis; and it
 // touches only the key prefixes its IAM policy allows.
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { FUNCTION_KEY_PREFIXES } from '@csp/shared/store/key-prefixes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../local/server';
 import { DOMAIN_BUSY_MESSAGE } from '../store/domain-run-guard';
+import { domainKey } from '../store/keys';
 import { claimDueTime, getSchedule } from '../store/schedules';
 import { registeredClient, startTestServer } from '../testing/api-server';
 import { outside, recordingDb, type Touch } from '../testing/key-recorder';
@@ -142,6 +144,16 @@ describe('dispatchDueSchedules', () => {
       claimDueTime(server.deps.db, record!, t.dueAt + DAY),
     ]);
     expect(claims.sort()).toEqual([false, true]);
+  });
+
+  it('drops the schedule of a domain deleted under it', async () => {
+    const s = await scheduledDomain();
+    await server.deps.db.doc.send(
+      new DeleteCommand({ TableName: server.deps.db.table, Key: domainKey(s.domain.id) }),
+    );
+    const result = await dispatch(s.dueAt + 1_000);
+    expect(result.started).toBe(0);
+    expect(await getSchedule(server.deps.db, s.domain.id)).toBeNull();
   });
 
   it('touches only the key prefixes of its IAM policy', () => {

@@ -10,7 +10,13 @@ import { type StartDeps, startDomainAnalysis } from '../analysis-start/start-dom
 import { AppError } from '../errors';
 import { errorFields } from '../logger';
 import { getDomain } from '../store/domains';
-import { claimDueTime, dueSchedules, recordScheduleRun, type ScheduleRecord } from '../store/schedules';
+import {
+  claimDueTime,
+  deleteSchedule,
+  dueSchedules,
+  recordScheduleRun,
+  type ScheduleRecord,
+} from '../store/schedules';
 
 export interface DispatchResult {
   started: number;
@@ -62,8 +68,12 @@ async function dispatchOne(
       now,
     );
   const domain = await getDomain(db, schedule.domainId);
-  // A domain deleted under its schedule: the deletion removes the schedule too; nothing to start.
-  if (!domain) return 'lost';
+  // A domain deleted under its schedule (its deletion removes the schedule, unless it stopped half way):
+  // nothing to start, and the schedule goes too.
+  if (!domain) {
+    await deleteSchedule(db, schedule.domainId);
+    return 'lost';
+  }
   if (!domain.isActive) {
     await record({ outcome: 'skipped', reason: 'The domain is inactive: scheduled analyses are paused.' });
     return 'skipped';
