@@ -23,6 +23,7 @@ import { ApiService } from './services/api-service';
 import { CRAWLER_TIMEOUT, CrawlService, DEAD_LETTER_TIMEOUT } from './services/crawl-service';
 import type { FunctionName } from './services/entries';
 import { ReportService } from './services/report-service';
+import { ScheduleService } from './services/schedule-service';
 import { WebHosting } from './services/web-hosting';
 
 export { ENTRIES, type FunctionName } from './services/entries';
@@ -87,6 +88,8 @@ export class CspGeneratorStack extends Stack {
       ...(props.crawlerConcurrency !== undefined ? { crawlerConcurrency: props.crawlerConcurrency } : {}),
     });
     Object.assign(this.functions, crawling.functions);
+    const schedules = new ScheduleService(this, { ...common, table, crawlQueue: crawl.queue });
+    if (schedules.fn) this.functions.scheduleDispatcher = schedules.fn;
     const reporting = new ReportService(this, {
       ...common,
       table,

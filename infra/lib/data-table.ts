@@ -5,6 +5,7 @@ import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws
 import { Construct } from 'constructs';
 
 export const GSI_NAMES = ['gsi1', 'gsi2', 'gsi3'] as const;
+export type GsiName = (typeof GSI_NAMES)[number];
 export const TTL_ATTRIBUTE = 'expiresAt';
 
 export class DataTable extends Construct {

@@ -4,7 +4,7 @@
 // least-privilege test in functions/ runs each one on DynamoDB Local and checks it stays inside them).
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { GSI_NAMES } from './data-table';
+import { GSI_NAMES, type GsiName } from './data-table';
 
 export type TableAccessMode = 'read' | 'readWrite';
 
@@ -24,8 +24,8 @@ export const WRITE_ACTIONS = [
 
 export interface TableAccess {
   accessMode: TableAccessMode;
-  /** Query the GSIs too (the API's lists, the consumer's domain analyses). Default: false. */
-  indexes?: boolean;
+  /** Query the GSIs too (the API's lists, the consumer's domain analyses), or only these. Default: false. */
+  indexes?: boolean | readonly GsiName[];
   /** Partition-key prefixes the function is confined to; absent: the whole table (the API only). */
   leadingKeys?: readonly string[];
   /**
@@ -49,7 +49,7 @@ export function tableStatements(table: ITableV2, access: TableAccess): PolicySta
   // Each index by name (not index/*), so the grant says exactly what it reaches.
   const resources = [
     table.tableArn,
-    ...(indexes ? GSI_NAMES.map((g) => `${table.tableArn}/index/${g}`) : []),
+    ...(indexes === true ? GSI_NAMES : indexes || []).map((g) => `${table.tableArn}/index/${g}`),
   ];
   const writes = accessMode === 'readWrite';
   if (writes && writeLeadingKeys && leadingKeys) {

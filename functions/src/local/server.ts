@@ -21,9 +21,11 @@ import { createReportConsumer } from '../report-ingest/consumer';
 import type { Secrets } from '../secrets';
 import { createDb, type Db } from '../store/db';
 import { ensureTable } from '../store/table';
+import { dispatchDueSchedules } from '../watch/dispatch';
 import { type DynamoLocal, startDynamoLocal } from './dynamo-local';
 import { ENDPOINT_FILE } from './endpoint-file';
 import { allowedHosts, hostGuard } from './host-guard';
+import { startScheduleTimer } from './schedule-timer';
 import { loadLocalSecrets, randomSecrets } from './secrets';
 import { staticFiles } from './static-files';
 
@@ -48,6 +50,9 @@ export interface LocalServerOptions {
   reportQueueDir?: string;
   /** The table handle each restricted function gets (the least-privilege test records their keys). */
   dbFor?: (fn: RestrictedFunction, db: Db) => Db;
+  /** The schedule dispatcher's clock (tests move time on) and how often it runs (default: every minute). */
+  clock?: () => number;
+  scheduleEveryMs?: number;
 }
 
 export interface LocalServer {
@@ -125,6 +130,14 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     reportQueue.start();
     const ingest = createIngestApp({ db: dbOf('reportIngest'), config, logger, queue: reportQueue });
 
+    const schedules = startScheduleTimer({
+      dispatch: (now) =>
+        dispatchDueSchedules({ db: dbOf('scheduleDispatcher'), queue: deps.queue, config, logger }, now),
+      everyMs: opts.scheduleEveryMs ?? 60_000,
+      clock: opts.clock ?? Date.now,
+      logger,
+    });
+
     const api = createApiApp(deps);
     const app = new Hono();
     let hosts: ReadonlySet<string> = new Set();
@@ -154,6 +167,7 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
       queue,
       reportQueue,
       async close() {
+        await schedules.stop();
         await queue.close();
         await reportQueue.close();
         if (tempQueueDir) rmSync(reportQueueDir, { recursive: true, force: true });

@@ -5,7 +5,12 @@ import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dy
 import { queuePosition } from '@csp/shared/analyses/queue-position';
 import { auditPolicy } from '@csp/shared/csp/audit';
 import { POLICY_TARGETS } from '@csp/shared/csp/policy';
-import { type Analysis, analysisSchema, type CrawlRequest } from '@csp/shared/schemas/analysis';
+import {
+  type Analysis,
+  type AnalysisTrigger,
+  analysisSchema,
+  type CrawlRequest,
+} from '@csp/shared/schemas/analysis';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import * as z from 'zod';
 import { AppError } from '../errors';
@@ -46,7 +51,7 @@ import { queryPartition } from './query';
  * A crawl request as stored: the fields of the validated request, not its input limits and URL checks (a
  * limit changed later must not make stored analyses unreadable, and a list read need not parse every URL).
  */
-const storedCrawlRequestSchema = z.object({
+export const storedCrawlRequestSchema = z.object({
   url: z.string().optional(),
   urlList: z.array(z.string()).default([]),
   sitemapContent: z.string().optional(),
@@ -148,6 +153,8 @@ export async function createAnalysis(
     reportUri?: string | null;
     /** Pages the user's analyses may reserve per UTC day (config CRAWL_DAILY_PAGES). */
     dailyPages?: number;
+    /** Who started it (default: a user). */
+    trigger?: AnalysisTrigger;
   },
 ): Promise<AnalysisRecord> {
   const id = newId();
@@ -172,6 +179,7 @@ export async function createAnalysis(
     maxPages: input.crawlRequest.maxPages,
     crawlDelay: input.crawlRequest.crawlDelay,
     verification: null,
+    trigger: input.trigger ?? 'user',
     createdAt: new Date(now).toISOString(),
     // startedAt is absent until a run claims it (if_not_exists in claimAnalysis keeps the first start).
     completedAt: null,

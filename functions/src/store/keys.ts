@@ -254,3 +254,30 @@ export const invitationIndexes = (teamId: string, id: string) => ({
 export const teamInvitationsPartition = (teamId: string) => `TEAM#${teamId}#INVITATION`;
 /** Finds an invitation by its token and keeps tokens unique. */
 export const invitationTokenKey = (token: string) => ({ pk: `INVITETOKEN#${token}`, sk: 'GUARD' });
+
+/*
+ * A domain's schedule, and beside it the history of what its due times did (RUN#<id>, ids sort by time).
+ * While the schedule is on, the item is in one sparse gsi3 partition sorted by its next run, so the dispatcher
+ * finds every due schedule with one Query (gsi3sk <= now) and no Scan; an off schedule leaves the index.
+ * One partition for all schedules is enough: it takes one write per schedule per run (a few per domain per
+ * day) and one read every few minutes, far under a partition's limits. A time-bucketed key would need one
+ * query per bucket since the last dispatch, and a new GSI a table change for nothing gsi3 cannot do.
+ */
+export const schedulePartition = (domainId: string) => `${P.schedule}${domainId}`;
+export const scheduleKey = (domainId: string) => ({ pk: schedulePartition(domainId), sk: 'SCHEDULE' });
+export const SCHEDULES_DUE_PARTITION = `${P.schedule}DUE`;
+/** Epoch ms, zero-padded so the string order is the time order. */
+export const scheduleDueSortKey = (nextRunAt: number, domainId: string) =>
+  `${String(nextRunAt).padStart(15, '0')}#${domainId}`;
+export const scheduleDueIndexes = (nextRunAt: number, domainId: string) => ({
+  gsi3pk: SCHEDULES_DUE_PARTITION,
+  gsi3sk: scheduleDueSortKey(nextRunAt, domainId),
+});
+export const scheduleRunKey = (domainId: string, id: string) => ({
+  pk: schedulePartition(domainId),
+  sk: `RUN#${id}`,
+});
+export const scheduleRunPrefix = (domainId: string) => ({
+  pk: schedulePartition(domainId),
+  skPrefix: 'RUN#',
+});

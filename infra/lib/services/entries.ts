@@ -15,6 +15,7 @@ export const ENTRIES = {
   crawlDeadLetter: 'functions/src/queue/dead-letter-lambda.ts',
   reportIngest: 'functions/src/report-ingest/lambda.ts',
   reportConsumer: 'functions/src/report-ingest/consumer-lambda.ts',
+  scheduleDispatcher: 'functions/src/watch/dispatcher-lambda.ts',
 } as const;
 export type FunctionName = keyof typeof ENTRIES;
 

@@ -12,6 +12,11 @@ const { maxPages, crawlDelay, headerBudget } = CRAWL_LIMITS;
 
 export const ANALYSIS_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
 export const analysisStatusSchema = z.enum(ANALYSIS_STATUSES);
+
+/** Who started an analysis: a person on the web app, a domain's schedule, or an API token. */
+export const ANALYSIS_TRIGGERS = ['user', 'schedule', 'api'] as const;
+export const analysisTriggerSchema = z.enum(ANALYSIS_TRIGGERS);
+export type AnalysisTrigger = z.infer<typeof analysisTriggerSchema>;
 export type AnalysisStatus = z.infer<typeof analysisStatusSchema>;
 
 export const crawlRequestSchema = z
@@ -203,6 +208,8 @@ export const analysisSchema = z.object({
   budget: policyBudgetSchema.nullable().optional(),
   /** The policy needs a person's attention before it is enforced (verification still saw violations…). */
   needsAttention: z.boolean().optional(),
+  /** Who started it (absent on analyses from before triggers were recorded: a user). */
+  trigger: analysisTriggerSchema.optional(),
   createdAt: z.string(),
   startedAt: z.string().nullable().optional(),
   completedAt: z.string().nullable(),

@@ -17,6 +17,7 @@ export const KEY_PREFIX = {
   reportGuard: 'RGUARD#',
   suspiciousSeen: 'RSUSP#',
   reportClear: 'RCLEAR#',
+  schedule: 'SCHEDULE#',
 } as const;
 
 const P = KEY_PREFIX;
@@ -29,6 +30,9 @@ const P = KEY_PREFIX;
  * the domain's one-run guard, released as its analysis ends.
  */
 export const FUNCTION_KEY_PREFIXES = {
+  // Reads due schedules (their index partition is SCHEDULE# too) and the domain, and starts analyses as the
+  // API does: the analysis, the owner's crawl quota, the domain's one-run guard, and the domain's scan count.
+  scheduleDispatcher: [P.schedule, P.domain, P.analysis, P.crawlQuota, P.domainRun],
   crawlCoordinator: [P.analysis, P.runSlots, P.crawlQuota],
   crawlWriter: [P.analysis, P.crawlQuota, P.domainRun, P.achievements],
   crawlDeadLetter: [P.analysis, P.crawlQuota, P.domainRun],

@@ -21,7 +21,7 @@ const TOKEN_ROUTES: { method: Method; path: RegExp; scope: ApiTokenScope }[] = [
   { method: 'GET', path: /^\/api\/user$/, scope: 'read' },
   {
     method: 'GET',
-    path: /^\/api\/domains(\/[^/]+(\/(analyses|csp-configurations|uri-reports|report-suggestions))?)?$/,
+    path: /^\/api\/domains(\/[^/]+(\/(analyses|csp-configurations|uri-reports|report-suggestions|schedule))?)?$/,
     scope: 'read',
   },
   { method: 'GET', path: /^\/api\/csp-analyses$/, scope: 'read' },
@@ -29,6 +29,8 @@ const TOKEN_ROUTES: { method: Method; path: RegExp; scope: ApiTokenScope }[] = [
   { method: 'GET', path: /^\/api\/csp-configurations\/[^/]+\/export$/, scope: 'read' },
   { method: 'WRITE', path: /^\/api\/csp-analyses$/, scope: 'analyses:write' },
   { method: 'WRITE', path: /^\/api\/csp\/analyze$/, scope: 'analyses:write' },
+  // A schedule starts analyses: a pipeline that may start them may schedule them.
+  { method: 'WRITE', path: /^\/api\/domains\/[^/]+\/schedule$/, scope: 'analyses:write' },
   { method: 'WRITE', path: /^\/api\/csp-configurations(\/[^/]+)?$/, scope: 'configurations:write' },
 ];
 

@@ -2,39 +2,25 @@
 import { crawlRequestSchema, startAnalysisSchema } from '@csp/shared/schemas/analysis';
 import { INACTIVE_DOMAIN } from '@csp/shared/schemas/domain';
 import { type Context, Hono } from 'hono';
+import {
+  domainCrawlRequest,
+  enqueueAnalysis,
+  startDomainAnalysis,
+} from '../../analysis-start/start-domain-analysis';
 import { AppError, notFound } from '../../errors';
 import { domainReportEndpoint } from '../../http/public-origin';
-import { errorFields } from '../../logger';
-import {
-  type AnalysisRecord,
-  createAnalysis,
-  getAnalysis,
-  listUserAnalyses,
-  toAnalysesWithPositions,
-} from '../../store/analyses';
-import { failAnalysis, failStale } from '../../store/analysis-runs';
-import { startAnalysis } from '../../store/analysis-start';
+import { createAnalysis, getAnalysis, listUserAnalyses, toAnalysesWithPositions } from '../../store/analyses';
+import { failStale } from '../../store/analysis-runs';
 import { getCrawledPages } from '../../store/crawled-pages';
-import { recordScanStarted } from '../../store/domains';
 import { accessTo, domainFor } from '../access';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
-import { jsonBody, parseWith } from '../validate';
+import { jsonBody } from '../validate';
 
-/** Queues the crawl. If the queue refuses, the analysis is failed with the reason rather than left pending. */
-async function enqueue(c: Context<ApiEnv>, analysis: AnalysisRecord): Promise<AnalysisRecord> {
-  const { deps } = c.var;
-  try {
-    // In its user's group: the crawl queue serves users fairly (SQS fair queues; round-robin locally).
-    await deps.queue.send({ analysisId: analysis.id }, { group: analysis.userId });
-    return analysis;
-  } catch (err) {
-    c.var.log.error('could not queue analysis', { analysisId: analysis.id, ...errorFields(err) });
-    const message = 'The crawl could not be queued. Please try again.';
-    await failAnalysis(deps.db, analysis.id, null, [message]);
-    return { ...analysis, status: 'failed', errors: [message] };
-  }
-}
+/** Who a request starts an analysis as: an API token's pipeline, or a person. */
+const triggerOf = (c: Context<ApiEnv>) => (c.var.apiToken ? 'api' : 'user');
+
+const startDeps = (c: Context<ApiEnv>) => ({ ...c.var.deps, logger: c.var.log });
 
 /** /api/csp-analyses: the user's analyses, and starting one for a domain. */
 // The session check is per route, not a catch-all .use(): an unknown path below stays a 404.
@@ -49,25 +35,18 @@ export const analysisRoutes = new Hono<ApiEnv>()
   .post('/', requireUser, jsonBody(startAnalysisSchema), async (c) => {
     const { deps } = c.var;
     const { db } = deps;
-    const user = currentUser(c);
     const { domainId, crawlRequest } = c.req.valid('json');
     const domain = await domainFor(c, domainId, 'change');
     if (!domain.isActive) throw new AppError(409, INACTIVE_DOMAIN);
-    // The analysis always crawls the domain's own URL (spec section 5, advanced crawl form).
-    const request = parseWith(crawlRequestSchema, { ...crawlRequest, url: domain.url });
-    // One analysis of a domain at a time: 409 while one waits or runs.
-    const analysis = await startAnalysis(db, {
-      userId: user.id,
-      domainId: domain.id,
-      url: domain.url,
-      crawlRequest: request,
+    const analysis = await startDomainAnalysis(startDeps(c), {
+      domain,
+      crawlRequest: domainCrawlRequest(domain, crawlRequest),
       // Every policy generated for a domain reports to the product (REPORT_ENDPOINT_ORIGIN: the ingest
       // function's own host, when the deployment has one).
       reportUri: domainReportEndpoint(c.req.url, deps.config, domain.uuid),
-      dailyPages: deps.config.CRAWL_DAILY_PAGES,
+      trigger: triggerOf(c),
     });
-    await recordScanStarted(db, domain.id);
-    const [shown] = await toAnalysesWithPositions(db, [await enqueue(c, analysis)]);
+    const [shown] = await toAnalysesWithPositions(db, [analysis]);
     return c.json(shown, 201);
   });
 
@@ -83,8 +62,9 @@ export const analyzeRoutes = new Hono<ApiEnv>()
       url,
       crawlRequest: request,
       dailyPages: c.var.deps.config.CRAWL_DAILY_PAGES,
+      trigger: triggerOf(c),
     });
-    const queued = await enqueue(c, analysis);
+    const queued = await enqueueAnalysis(startDeps(c), analysis);
     const [shown] = await toAnalysesWithPositions(c.var.deps.db, [queued]);
     return c.json({ success: queued.status !== 'failed', analysisId: analysis.id, analysis: shown }, 201);
   })

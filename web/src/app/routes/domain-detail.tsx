@@ -1,5 +1,6 @@
 // /domains/:id (spec "Domain detail"): the domain, its running analysis, quick and advanced starts, quick
-// stats, the latest analysis and the history, the CSP rules generator and the security reports panel.
+// stats, the latest analysis and the history, the schedule, the CSP rules generator and the security reports
+// panel.
 // A team member sees the owner's domain read-only: no start, activate, delete, save or report deletion.
 import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain';
 import { useQueryClient } from '@tanstack/react-query';
@@ -26,6 +27,7 @@ import { DeleteDomainButton } from '@/features/domains/components/delete-domain-
 import { DomainActiveButton } from '@/features/domains/components/domain-active-button';
 import { DomainOverviewCard } from '@/features/domains/components/domain-overview-card';
 import { DomainStatusBadge } from '@/features/domains/components/domains-card';
+import { ScheduleCard } from '@/features/domains/components/schedule-card';
 import { getReportSuggestions } from '@/features/reports/api/get-report-suggestions';
 import { ReportsPanel } from '@/features/reports/components/reports-panel';
 import { DISCARDS_UNSAVED } from '@/hooks/use-unsaved-changes-guard';
@@ -133,6 +135,7 @@ export function DomainDetailRoute() {
               )
             }
           />
+          <ScheduleCard domainId={d.id} domainUrl={d.url} readOnly={readOnly} inactive={!d.isActive} />
         </div>
         <div className="flex min-w-0 flex-col gap-6">
           {analyses.error ? (
