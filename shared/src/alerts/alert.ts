@@ -12,8 +12,14 @@ export const ALERT_KINDS = [
   'reports-stopped',
   'report-spike',
   'suspicious-inline',
+  // Sent by "Send test" only: it proves a channel works and is never something a domain subscribes to.
+  'test',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
+/** The kinds a domain chooses to be alerted about. */
+export const SUBSCRIBABLE_ALERT_KINDS = ALERT_KINDS.filter(
+  (k): k is Exclude<AlertKind, 'test'> => k !== 'test',
+);
 
 /** What each kind is called on screens, in e-mails and in webhook messages. */
 export const ALERT_KIND_TITLES: Record<AlertKind, string> = {
@@ -25,6 +31,7 @@ export const ALERT_KIND_TITLES: Record<AlertKind, string> = {
   'reports-stopped': 'Reports stopped arriving',
   'report-spike': 'Report spike',
   'suspicious-inline': 'Suspicious inline code reported',
+  test: 'Test alert',
 };
 
 export const alertSchema = z.object({

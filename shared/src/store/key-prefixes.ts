@@ -17,6 +17,7 @@ export const KEY_PREFIX = {
   reportGuard: 'RGUARD#',
   suspiciousSeen: 'RSUSP#',
   reportClear: 'RCLEAR#',
+  alert: 'ALERT#',
 } as const;
 
 const P = KEY_PREFIX;
