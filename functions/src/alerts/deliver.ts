@@ -1,9 +1,10 @@
-// Alerts from raise to receiver. raiseAndQueue counts an alert in its group and, when the group is to be
-// sent (new, or last sent a day ago), records one delivery per channel the domain's settings name. The
+// Alerts from raise to receiver. raiseAndQueue (table writes only: the report consumer and the crawl
+// writer raise alerts too) counts an alert in its group and, when the group is to be sent (new, or last
+// sent a day ago), records one delivery per channel the domain's settings name. The
 // sender (deliverDue: the dispatcher's tick, every few minutes in AWS, every minute under `npm start`) takes
 // what is due, tries it once, and records the outcome: delivered, or the next try per the retry schedule
 // (WEBHOOK_RETRY_DELAYS_MS), or failed for good. "Send test" sends at once through the same path.
-import { ALERT_KIND_TITLES } from '@csp/shared/alerts/alert';
+import { ALERT_KIND_TITLES, deliveredAlert } from '@csp/shared/alerts/alert';
 import { nextWebhookAttempt, webhookPayload } from '@csp/shared/alerts/webhook-payload';
 import { open } from '../auth/secret-box';
 import type { Config } from '../config';
@@ -32,23 +33,25 @@ export interface AlertDeps {
   config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'ALLOW_PRIVATE_TARGETS'>;
   secrets: Pick<Secrets, 'totpEncryptionKey'>;
   log: Logger;
+  /** The product's public address: alert links are made absolute on it. */
+  publicUrl: string;
 }
 
 /** Counts an alert; when it is to be sent and its kind is on for the domain, queues its deliveries. */
 export async function raiseAndQueue(
-  deps: AlertDeps,
+  db: Db,
   input: Parameters<typeof raiseAlert>[1],
   now = Date.now(),
 ): Promise<DeliveryRecord[]> {
-  const settings = await getAlertSettings(deps.db, input.domainId);
+  const settings = await getAlertSettings(db, input.domainId);
   if (input.kind !== 'test' && !settings.kinds.includes(input.kind)) return [];
-  const { alert, notify } = await raiseAlert(deps.db, input, now);
+  const { alert, notify } = await raiseAlert(db, input, now);
   if (!notify) return [];
   const channels = [
     ...(settings.email ? [{ channel: 'email' as const, target: 'owner' }] : []),
     ...settings.webhooks.map((w) => ({ channel: 'webhook' as const, target: w.id })),
   ];
-  return Promise.all(channels.map((c) => createDelivery(deps.db, { alert, ...c }, now)));
+  return Promise.all(channels.map((c) => createDelivery(db, { alert, ...c }, now)));
 }
 
 /** Tries one delivery once. */
@@ -63,13 +66,14 @@ export async function attemptDelivery(
     error,
     retryAt: retry ? nextWebhookAttempt(d.attempts + 1, now) : null,
   });
+  const alert = deliveredAlert(d.alert, deps.publicUrl);
   try {
     if (d.channel === 'email') {
       const domain = await getDomain(deps.db, d.domainId);
       const owner = domain ? await getUser(deps.db, domain.userId) : null;
       if (!owner) return failed('The domain no longer exists', null, false);
       if (!owner.email) return failed("The domain's owner has no e-mail address", null, false);
-      const sent = await sendMail(deps.config, alertMail(owner.email, d.alert));
+      const sent = await sendMail(deps.config, alertMail(owner.email, alert));
       return sent ? { delivered: true, status: null } : failed('No mail server is configured', null, false);
     }
     const settings = await getAlertSettings(deps.db, d.domainId);
@@ -77,13 +81,7 @@ export async function attemptDelivery(
     if (!webhook) return failed('The webhook was removed', null, false);
     const secret = open(deps.secrets.totpEncryptionKey, webhook.sealedSecret);
     const guard = createTargetGuard({ allowPrivateTargets: deps.config.ALLOW_PRIVATE_TARGETS });
-    const answer = await postWebhook(
-      webhook.url,
-      JSON.stringify(webhookPayload(d.alert)),
-      secret,
-      guard,
-      now,
-    );
+    const answer = await postWebhook(webhook.url, JSON.stringify(webhookPayload(alert)), secret, guard, now);
     if (answer.status >= 200 && answer.status < 300) return { delivered: true, status: answer.status };
     return failed(`HTTP ${answer.status}${answer.text ? `: ${answer.text}` : ''}`, answer.status);
   } catch (error) {
@@ -114,13 +112,13 @@ export async function deliverDue(deps: AlertDeps, now = Date.now()): Promise<num
 }
 
 /** The test alert "Send test" raises: a new group each time, so it is always sent. */
-export function testAlertInput(domain: { id: string; name: string }, link: string, now = Date.now()) {
+export function testAlertInput(domain: { id: string; name: string }, now = Date.now()) {
   return {
     domainId: domain.id,
     domainName: domain.name,
     kind: 'test' as const,
     cause: `test ${now}`,
     summary: `${ALERT_KIND_TITLES.test}: deliveries for this domain work.`,
-    link,
+    path: `/domains/${domain.id}#monitoring`,
   } satisfies Parameters<typeof raiseAlert>[1];
 }

@@ -2,7 +2,7 @@
 // alert group (same domain, kind and cause: counted, not sent again within NOTIFY_AGAIN_MS) and one item
 // per delivery, found by the sender through the "due" index while it waits for its next try.
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ALERT_KINDS, type Alert } from '@csp/shared/alerts/alert';
+import { ALERT_KINDS, type RaisedAlert as Raised, raisedAlertSchema } from '@csp/shared/alerts/alert';
 import {
   ALERT_LIMITS,
   type AlertDelivery,
@@ -44,30 +44,16 @@ const settingsRecordSchema = alertSettingsBodySchema.extend({
 type SettingsRecord = z.infer<typeof settingsRecordSchema>;
 const settingsFromItem = itemReader(settingsRecordSchema);
 
-const groupRecordSchema = z.object({
-  id: z.string(),
-  domainId: z.string(),
-  domainName: z.string(),
-  kind: z.enum(ALERT_KINDS),
-  cause: z.string(),
-  summary: z.string(),
-  link: z.string(),
-  count: z.number().int().positive(),
-  firstSeen: z.string(),
-  lastSeen: z.string(),
-  lastNotifiedAt: z.string().optional(),
-});
+const groupRecordSchema = raisedAlertSchema.extend({ lastNotifiedAt: z.string().optional() });
 const groupFromItem = itemReader(groupRecordSchema);
 
 const deliveryRecordSchema = alertDeliverySchema.extend({
   domainId: z.string(),
   /** The alert as it was when the delivery was made (what the receiver gets). */
-  alert: z.object({}).passthrough(),
+  alert: raisedAlertSchema,
 });
-export type DeliveryRecord = z.infer<typeof deliveryRecordSchema> & { alert: Alert };
-const deliveryFromItem = itemReader(deliveryRecordSchema) as (
-  item: Record<string, unknown>,
-) => DeliveryRecord;
+export type DeliveryRecord = z.infer<typeof deliveryRecordSchema>;
+const deliveryFromItem = itemReader(deliveryRecordSchema);
 
 export function toAlertSettings(record: Omit<SettingsRecord, 'domainId'>): AlertSettings {
   return {
@@ -170,8 +156,8 @@ export async function removeWebhook(db: Db, domainId: string, webhookId: string)
   return false;
 }
 
-export interface RaisedAlert {
-  alert: Alert;
+export interface RaiseResult {
+  alert: Raised;
   /** True when this raise should be delivered: a new group, or one last sent NOTIFY_AGAIN_MS ago or more. */
   notify: boolean;
 }
@@ -179,9 +165,9 @@ export interface RaisedAlert {
 /** Counts one occurrence of an alert in its group (made when new) and says whether to deliver it. */
 export async function raiseAlert(
   db: Db,
-  input: Pick<Alert, 'domainId' | 'domainName' | 'kind' | 'cause' | 'summary' | 'link'>,
+  input: Pick<Raised, 'domainId' | 'domainName' | 'kind' | 'cause' | 'summary' | 'path'>,
   now = Date.now(),
-): Promise<RaisedAlert> {
+): Promise<RaiseResult> {
   const at = new Date(now).toISOString();
   const key = alertGroupItemKey(input.domainId, input.kind, input.cause);
   const res = await db.doc.send(
@@ -190,8 +176,8 @@ export async function raiseAlert(
       Key: key,
       UpdateExpression:
         'SET id = if_not_exists(id, :id), domainId = :d, domainName = :n, kind = :k, cause = :c, summary = :s, ' +
-        'link = :l, lastSeen = :at, firstSeen = if_not_exists(firstSeen, :at) ADD #count :one',
-      ExpressionAttributeNames: { '#count': 'count' },
+        '#path = :l, lastSeen = :at, firstSeen = if_not_exists(firstSeen, :at) ADD #count :one',
+      ExpressionAttributeNames: { '#count': 'count', '#path': 'path' },
       ExpressionAttributeValues: {
         ':id': newId(now),
         ':d': input.domainId,
@@ -199,7 +185,7 @@ export async function raiseAlert(
         ':k': input.kind,
         ':c': input.cause,
         ':s': input.summary,
-        ':l': input.link,
+        ':l': input.path,
         ':at': at,
         ':one': 1,
       },
@@ -231,7 +217,7 @@ export async function listAlerts(
   db: Db,
   domainId: string,
   limit: number = ALERT_LIMITS.listPage,
-): Promise<Alert[]> {
+): Promise<Raised[]> {
   const items = await querySortKeyPrefix(db, domainId, ALERT_GROUP_SK_PREFIX);
   return items
     .map((item) => {
@@ -245,7 +231,7 @@ export async function listAlerts(
 /** Records a delivery to make now (pending, due at once). */
 export async function createDelivery(
   db: Db,
-  d: { alert: Alert; channel: AlertDelivery['channel']; target: string },
+  d: { alert: Raised; channel: AlertDelivery['channel']; target: string },
   now = Date.now(),
 ): Promise<DeliveryRecord> {
   const at = new Date(now).toISOString();

@@ -43,13 +43,29 @@ export const alertSchema = z.object({
   cause: z.string().max(2_048),
   /** One line a person reads first. */
   summary: z.string().max(500),
-  /** The screen that explains it (absolute URL). */
+  /** The screen that explains it (absolute URL, as delivered). */
   link: z.url(),
   count: z.number().int().positive(),
   firstSeen: z.string(),
   lastSeen: z.string(),
 });
 export type Alert = z.infer<typeof alertSchema>;
+
+/**
+ * An alert as raised and kept: the screen that explains it is a path of the product, made absolute when
+ * it is delivered (the code that raises alerts, such as the report consumer, does not know the product's
+ * public address; the sender does).
+ */
+export const raisedAlertSchema = alertSchema.omit({ link: true }).extend({
+  path: z.string().startsWith('/').max(2_048),
+});
+export type RaisedAlert = z.infer<typeof raisedAlertSchema>;
+
+/** The alert as delivered, with its link made absolute on `publicUrl`. */
+export const deliveredAlert = ({ path, ...alert }: RaisedAlert, publicUrl: string): Alert => ({
+  ...alert,
+  link: new URL(path, publicUrl).href,
+});
 
 /** The grouping key of an alert: same key, same alert (counted, not sent again). */
 export const alertGroupKey = (a: Pick<Alert, 'domainId' | 'kind' | 'cause'>) =>

@@ -96,10 +96,15 @@ export const domainAlertRoutes = new Hono<ApiEnv>()
     });
     if (!allowed)
       throw new AppError(429, `At most ${TESTS_PER_HOUR} test alerts an hour per domain. Please try later.`);
-    const deps = { db, config, secrets, log: c.var.log };
-    const link = `${publicOrigin(c.req.url, config.PUBLIC_URL)}/domains/${domain.id}#monitoring`;
+    const deps = {
+      db,
+      config,
+      secrets,
+      log: c.var.log,
+      publicUrl: publicOrigin(c.req.url, config.PUBLIC_URL),
+    };
     const now = Date.now();
-    const deliveries = await raiseAndQueue(deps, testAlertInput(domain, link, now), now);
+    const deliveries = await raiseAndQueue(db, testAlertInput(domain, now), now);
     if (deliveries.length === 0) {
       throw new AppError(400, 'Nothing to send to: turn on e-mail or add a webhook first');
     }

@@ -75,7 +75,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => smtp?.close(() => resolve()));
 });
 
-const alertDeps = () => ({ ...server.deps, log: server.deps.logger });
+const alertDeps = () => ({ ...server.deps, log: server.deps.logger, publicUrl: server.url });
 
 describe('alert settings', () => {
   it('defaults to every kind by e-mail, saves a choice, and refuses bad input changing nothing', async () => {
@@ -153,7 +153,12 @@ describe('deliveries', () => {
     // Slack's incoming webhooks read `text`; other receivers the alert.
     const payload = JSON.parse(hook.body);
     expect(payload.text).toContain('*Test alert* on Shop');
-    expect(payload.alert).toMatchObject({ kind: 'test', domainId, count: 1 });
+    expect(payload.alert).toMatchObject({
+      kind: 'test',
+      domainId,
+      count: 1,
+      link: `${server.url}/domains/${domainId}#monitoring`,
+    });
     // A body changed on the way no longer matches its signature.
     const tampered = hook.body.replace('Test alert', 'Test alarm');
     expect(verifyWebhookSignature(secret, tampered, hook.signature)).toEqual({
@@ -172,17 +177,19 @@ describe('deliveries', () => {
       kind: 'script-changed' as const,
       cause: 'https://cdn.example.net/app.js',
       summary: 'https://cdn.example.net/app.js changed content',
-      link: `${server.url}/domains/${domainId}#scripts`,
+      path: `/domains/${domainId}#scripts`,
     };
     const now = Date.now();
-    expect(await raiseAndQueue(deps, input, now)).toHaveLength(2);
-    expect(await raiseAndQueue(deps, input, now + 1_000)).toHaveLength(0);
-    expect(await raiseAndQueue(deps, input, now + 2_000)).toHaveLength(0);
+    expect(await raiseAndQueue(server.deps.db, input, now)).toHaveLength(2);
+    expect(await raiseAndQueue(server.deps.db, input, now + 1_000)).toHaveLength(0);
+    expect(await raiseAndQueue(server.deps.db, input, now + 2_000)).toHaveLength(0);
     expect(await deliverDue(deps, now + 3_000)).toBe(2);
     expect(received.length).toBe(before + 1);
     expect(JSON.parse(received.at(-1)!.body).alert).toMatchObject({ kind: 'script-changed' });
     // A kind the domain does not alert about is neither counted nor sent.
-    expect(await raiseAndQueue(deps, { ...input, kind: 'report-spike', cause: 'x' }, now)).toHaveLength(0);
+    expect(
+      await raiseAndQueue(server.deps.db, { ...input, kind: 'report-spike', cause: 'x' }, now),
+    ).toHaveLength(0);
 
     const { alerts } = await (await owner.client.get(`/api/domains/${domainId}/alerts`)).json();
     expect(alerts.find((a: { kind: string }) => a.kind === 'script-changed')).toMatchObject({ count: 3 });
@@ -193,14 +200,14 @@ describe('deliveries', () => {
     const now = Date.now() + 10_000;
     answers.push(500);
     const [, webhook] = await raiseAndQueue(
-      deps,
+      server.deps.db,
       {
         domainId,
         domainName: 'Shop',
         kind: 'drift',
         cause: 'none-served',
         summary: 'The site serves no policy',
-        link: `${server.url}/domains/${domainId}#changes`,
+        path: `/domains/${domainId}#changes`,
       },
       now,
     );
@@ -232,8 +239,8 @@ describe('deliveries', () => {
     const before = received.length;
     const now = Date.now() + 20_000;
     await raiseAndQueue(
-      deps,
-      { domainId, domainName: 'Shop', kind: 'drift', cause: 'differs', summary: 'x', link: `${server.url}/` },
+      server.deps.db,
+      { domainId, domainName: 'Shop', kind: 'drift', cause: 'differs', summary: 'x', path: '/' },
       now,
     );
     const [a, b] = await Promise.all([deliverDue(deps, now), deliverDue(deps, now)]);
