@@ -119,6 +119,6 @@ export function testAlertInput(domain: { id: string; name: string }, now = Date.
     kind: 'test' as const,
     cause: `test ${now}`,
     summary: `${ALERT_KIND_TITLES.test}: deliveries for this domain work.`,
-    path: `/domains/${domain.id}#monitoring`,
+    path: `/domains/${domain.id}`,
   } satisfies Parameters<typeof raiseAlert>[1];
 }

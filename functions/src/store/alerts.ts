@@ -1,7 +1,7 @@
 // A domain's alerts in the table: its settings (with each webhook's sealed signing secret), one item per
 // alert group (same domain, kind and cause: counted, not sent again within NOTIFY_AGAIN_MS) and one item
 // per delivery, found by the sender through the "due" index while it waits for its next try.
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ALERT_KINDS, type RaisedAlert as Raised, raisedAlertSchema } from '@csp/shared/alerts/alert';
 import {
   ALERT_LIMITS,
@@ -27,8 +27,11 @@ import {
   DUE_DELIVERIES_PARTITION,
   domainAlertsPartition,
   dueDeliveryIndexes,
+  REPORTING_DOMAINS_PARTITION,
+  reportingMarkerIndexes,
+  reportingMarkerKey,
 } from './keys';
-import { queryTable } from './query';
+import { queryPartition, queryTable } from './query';
 
 /** An alert group already sent is sent again (with its count) after this long, not before. */
 export const NOTIFY_AGAIN_MS = 24 * 3_600_000;
@@ -399,4 +402,79 @@ async function querySortKeyPrefix(
     start = res.LastEvaluatedKey;
   } while (start && items.length < limit);
   return items;
+}
+
+const markerSchema = z.object({
+  domainId: z.string(),
+  lastReportHour: z.string(),
+  checkedHour: z.string().optional(),
+});
+export type ReportingMarker = z.infer<typeof markerSchema>;
+const markerFromItem = itemReader(markerSchema);
+
+/**
+ * Notes that a domain's reports arrived in `hour` (the report consumer): at most one write per domain and
+ * hour, whatever the number of batches.
+ */
+export async function noteReportsArrived(db: Db, domainId: string, hour: string): Promise<void> {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: reportingMarkerKey(domainId),
+        UpdateExpression: 'SET domainId = :d, lastReportHour = :h, gsi3pk = :p, gsi3sk = :s',
+        ConditionExpression: 'attribute_not_exists(lastReportHour) OR lastReportHour < :h',
+        ExpressionAttributeValues: {
+          ':d': domainId,
+          ':h': hour,
+          ':p': reportingMarkerIndexes(domainId).gsi3pk,
+          ':s': reportingMarkerIndexes(domainId).gsi3sk,
+        },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/** Every domain whose reports are watched. */
+export async function reportingMarkers(db: Db): Promise<ReportingMarker[]> {
+  const items = await queryPartition(db, { index: 'gsi3', partition: REPORTING_DOMAINS_PARTITION });
+  return items.map(markerFromItem);
+}
+
+/** Takes a domain's check of `hour` for one checker; false when it was checked in that hour already. */
+export async function claimReportCheck(db: Db, domainId: string, hour: string): Promise<boolean> {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: reportingMarkerKey(domainId),
+        UpdateExpression: 'SET checkedHour = :h',
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(checkedHour) OR checkedHour < :h)',
+        ExpressionAttributeValues: { ':h': hour },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** Stops watching a domain's reports (none for longer than the check looks back), unless one came meanwhile. */
+export async function dropReportingMarker(db: Db, domainId: string, lastReportHour: string): Promise<void> {
+  try {
+    await db.doc.send(
+      new DeleteCommand({
+        TableName: db.table,
+        Key: reportingMarkerKey(domainId),
+        ConditionExpression: 'lastReportHour = :h',
+        ExpressionAttributeValues: { ':h': lastReportHour },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
 }

@@ -281,3 +281,16 @@ export const dueDeliveryIndexes = (nextAttemptAt: string, domainId: string, id: 
   gsi3pk: DUE_DELIVERIES_PARTITION,
   gsi3sk: `${nextAttemptAt}#${domainId}#${id}`,
 });
+/**
+ * A domain whose reports are watched for stopping or spiking: on its alert partition, and in the one
+ * "reporting" partition of gsi3 the hourly check reads.
+ */
+export const reportingMarkerKey = (domainId: string) => ({
+  pk: domainAlertsPartition(domainId),
+  sk: 'REPORTING',
+});
+export const REPORTING_DOMAINS_PARTITION = 'REPORTING#DOMAINS';
+export const reportingMarkerIndexes = (domainId: string) => ({
+  gsi3pk: REPORTING_DOMAINS_PARTITION,
+  gsi3sk: domainId,
+});

@@ -45,6 +45,8 @@ export const FUNCTION_KEY_PREFIXES = {
     P.suspiciousSeen,
     P.reportClear,
     P.achievements,
+    // Alerts it raises (suspicious inline code) and the domain's "reports arrived" mark.
+    P.alert,
   ],
 } as const;
 export type RestrictedFunction = keyof typeof FUNCTION_KEY_PREFIXES;
@@ -65,5 +67,6 @@ export const FUNCTION_WRITE_KEY_PREFIXES = {
     P.suspiciousSeen,
     P.reportClear,
     P.achievements,
+    P.alert,
   ],
 } as const satisfies Partial<Record<RestrictedFunction, readonly string[]>>;

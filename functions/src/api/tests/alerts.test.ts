@@ -157,7 +157,7 @@ describe('deliveries', () => {
       kind: 'test',
       domainId,
       count: 1,
-      link: `${server.url}/domains/${domainId}#monitoring`,
+      link: `${server.url}/domains/${domainId}`,
     });
     // A body changed on the way no longer matches its signature.
     const tampered = hook.body.replace('Test alert', 'Test alarm');
