@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
+import { cn } from '@/lib/class-names';
 import { formatCount, formatDateTime } from '@/lib/format';
 import { useAlertDeliveries } from '../api/get-alerts';
 import { channelName } from './channel-name';
@@ -80,7 +81,7 @@ function DeliveryRow({ delivery: d, webhooks }: { delivery: AlertDelivery; webho
       <p className="truncate text-muted-foreground" title={d.summary}>
         {d.summary}
       </p>
-      <p className="truncate font-mono text-xs" title={target}>
+      <p className={cn('truncate text-xs', d.channel === 'webhook' && 'font-mono')} title={target}>
         {target}
       </p>
       <dl className="flex flex-wrap gap-x-4 gap-y-0.5 text-xs text-muted-foreground">
@@ -91,7 +92,10 @@ function DeliveryRow({ delivery: d, webhooks }: { delivery: AlertDelivery; webho
         {d.status === 'pending' && d.nextAttemptAt ? (
           <div className="flex gap-1">
             <dt>Next try</dt>
-            <dd className="text-foreground">{formatDateTime(d.nextAttemptAt)}</dd>
+            <dd className="text-foreground">
+              {/* Past its time, it goes with the sender's next round (every minute or few). */}
+              {Date.parse(d.nextAttemptAt) <= Date.now() ? 'due now' : formatDateTime(d.nextAttemptAt)}
+            </dd>
           </div>
         ) : null}
         {d.lastStatus !== null ? (
