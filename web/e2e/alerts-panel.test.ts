@@ -128,6 +128,15 @@ describe('the Alerts panel', () => {
         'The content of https://cdn.example.net/checkout.js changed on 3 pages since it was authorized',
       path: `/domains/${domainId}/scripts`,
     };
+    // Nothing raised or sent yet: the lists say so.
+    await t.page.goto(`${t.server.url}/domains/${domainId}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="alert-webhooks"]');
+    await t.page.waitForFunction(
+      () =>
+        document.body.innerText.includes('No alerts yet') &&
+        document.body.innerText.includes('Nothing sent yet'),
+      { timeout: 15_000 },
+    );
     const before = Date.now() - 3_600_000;
     await raiseAndQueue(t.server.deps.db, raised, before);
     await raiseAndQueue(t.server.deps.db, raised, before + 60_000);
@@ -254,6 +263,15 @@ describe('the Alerts panel', () => {
     await page.waitForFunction(() => !document.querySelector('[data-testid="webhook"]'));
     expect(await visibleText(page)).toContain('No webhooks yet');
     expect((await (await owner.get(`/api/domains/${domainId}/alert-settings`)).json()).webhooks).toEqual([]);
+
+    // E-mail off and no webhook: Send test says why it sent nothing, in place.
+    t.guard.allowFailedRequest(`/api/domains/${domainId}/alerts/test`, 400);
+    await page.click('[data-testid="send-test-alert"]');
+    await page.waitForSelector('[data-testid="test-alert-error"]');
+    expect(
+      await page.$eval('[data-testid="test-alert-error"]', (el) => (el as HTMLElement).innerText),
+    ).toContain('Nothing to send to: turn on e-mail or add a webhook first');
+    expect(received).toHaveLength(1);
   }, 180_000);
 
   it("shows a team member the owner's alerts with no control that changes them", async () => {
