@@ -1,7 +1,7 @@
 // Quiet Week: a week of reports without a new suspicious inline-code group. A report batch's inline code and
 // eval are judged as the workbench judges them (shared/src/reports/suggestions.ts against the domain's
 // latest crawl); each suspicious group (directive × code × sample) is remembered per domain, and the first
-// report of one tells the caller to restart its owner's week.
+// report of one tells the caller to restart its owner's week (and to raise the domain's alert).
 import { createHash } from 'node:crypto';
 import { groupDirective, groupSource, isCodeSource } from '@csp/shared/reports/group';
 import { type ReportGroupEvidence, suggestFromReports } from '@csp/shared/reports/suggestions';
@@ -12,12 +12,22 @@ import type { Db } from '../store/db';
 import { getKnowledge } from '../store/knowledge';
 import { rememberSuspiciousGroup } from '../store/suspicious-watch';
 
-/** True when these reports hold a suspicious group the domain's reports never showed before. */
-export async function sawNewSuspiciousGroup(
+/** A suspicious inline-code group a domain's reports showed for the first time. */
+export interface NewSuspiciousGroup {
+  /** Stable per domain (directive × code × sample): what an alert groups by. */
+  hash: string;
+  directive: string;
+  source: string;
+  sample: string;
+  count: number;
+}
+
+/** The suspicious groups in these reports that the domain's reports never showed before. */
+export async function newSuspiciousGroups(
   db: Db,
   domain: Domain,
   reports: NormalizedReport[],
-): Promise<boolean> {
+): Promise<NewSuspiciousGroup[]> {
   // One evidence group per directive × code × sample, so each yields one verdict.
   const groups = new Map<string, ReportGroupEvidence>();
   for (const r of reports) {
@@ -38,7 +48,7 @@ export async function sawNewSuspiciousGroup(
     g.reports.push({ documentUri: r.documentUri, scriptSample: sample });
     groups.set(key, g);
   }
-  if (groups.size === 0) return false;
+  if (groups.size === 0) return [];
 
   const latest = (await listDomainAnalyses(db, domain.id))
     .filter((a) => a.status === 'completed' && a.cspRules)
@@ -48,12 +58,15 @@ export async function sawNewSuspiciousGroup(
     siteOrigin: new URL(latest?.url ?? domain.url).origin,
     knowledge: latest ? await getKnowledge(db, latest.id) : null,
   };
-  let fresh = false;
+  const fresh: NewSuspiciousGroup[] = [];
   for (const [key, group] of groups) {
     const verdicts = suggestFromReports([group], basis);
     if (!verdicts.some((v) => v.class === 'suspicious-inline')) continue;
     const hash = createHash('sha256').update(key).digest('base64url');
-    if (await rememberSuspiciousGroup(db, domain.id, hash, group.firstSeen)) fresh = true;
+    if (await rememberSuspiciousGroup(db, domain.id, hash, group.firstSeen)) {
+      const sample = group.reports[0]?.scriptSample ?? '';
+      fresh.push({ hash, directive: group.directive, source: group.source, sample, count: group.count });
+    }
   }
   return fresh;
 }

@@ -14,6 +14,7 @@ import { openApiDocument } from './openapi';
 import { DOCS_CSS, docsPage } from './openapi-docs';
 import { achievementRoutes } from './routes/achievements';
 import { adminRoutes } from './routes/admin';
+import { domainAlertRoutes } from './routes/alerts';
 import { analysisRoutes, analyzeRoutes } from './routes/analyses';
 import { apiTokenRoutes } from './routes/api-tokens';
 import { challengeRoutes, loginRoutes, logoutRoutes, registerRoutes } from './routes/auth';
@@ -73,6 +74,7 @@ export function createApiApp(deps: ApiDeps) {
     .route('/domains', domainReportRoutes)
     .route('/domains', domainConfigurationRoutes)
     .route('/domains', domainScheduleRoutes)
+    .route('/domains', domainAlertRoutes)
     .route('/csp-analyses', analysisRoutes)
     .route('/csp/analyze', analyzeRoutes)
     .route('/uri-reports', reportRoutes)

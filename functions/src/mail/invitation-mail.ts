@@ -3,23 +3,13 @@
 // registration), no description, nothing in the subject. The name is made one line, cut, and set apart on a
 // line of its own under a note that its owner wrote it, so it cannot pass for our words.
 import type { Mail } from './mailer';
+import { oneLineForMail } from './one-line';
 
 /** Characters of a team's name shown in the mail; a longer name is cut and ends with "…". */
 export const TEAM_NAME_IN_MAIL_MAX = 60;
 
-/**
- * A name fit to be shown as one quoted line: control and format characters (line breaks, bidirectional
- * overrides, zero-width characters) become spaces, runs of blanks one space, and it is cut by characters
- * (never inside a surrogate pair).
- */
-export function teamNameForMail(name: string): string {
-  const line = name
-    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const chars = Array.from(line);
-  return chars.length > TEAM_NAME_IN_MAIL_MAX ? `${chars.slice(0, TEAM_NAME_IN_MAIL_MAX).join('')}…` : line;
-}
+/** The team's name as one quoted line of at most TEAM_NAME_IN_MAIL_MAX characters. */
+export const teamNameForMail = (name: string) => oneLineForMail(name, TEAM_NAME_IN_MAIL_MAX);
 
 export function invitationMail(input: {
   to: string;

@@ -20,7 +20,8 @@ import {
 } from '@csp/shared/schemas/report';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { recordAchievementEvent } from '../achievements/record';
-import { sawNewSuspiciousGroup } from '../achievements/suspicious-watch';
+import { newSuspiciousGroups } from '../achievements/suspicious-watch';
+import { watchReports } from '../alerts/report-watch';
 import { errorFields, type Logger } from '../logger';
 import { type Db, failedConditionIndexes, isConditionFailure } from '../store/db';
 import { getDomain } from '../store/domains';
@@ -83,19 +84,22 @@ export function createReportConsumer(opts: ConsumerOptions) {
     const received = counted.reduce((n, d) => n + d.message.reports.length, 0);
     if (received === 0) return failed;
     const now = Date.now();
-    const suspicious = await sawNewSuspiciousGroup(
+    const fresh = await newSuspiciousGroups(
       db,
       domain,
       counted.flatMap((d) => d.message.reports),
     ).catch((err) => {
-      // An achievement must never cost a report: stored already, the batch stands.
+      // An achievement or an alert must never cost a report: stored already, the batch stands.
       logger.warn('suspicious-group check failed', { domainId, ...errorFields(err) });
-      return false;
+      return [];
     });
     await recordAchievementEvent(db, logger, domain.userId, {
       add: { reportsReceived: received },
       firstOnly: { firstReportAt: now },
-      ...(suspicious ? { atLeast: { lastSuspiciousAt: now } } : {}),
+      ...(fresh.length > 0 ? { atLeast: { lastSuspiciousAt: now } } : {}),
+    });
+    await watchReports(db, domain, fresh, now).catch((err) => {
+      logger.warn('report alerts failed', { domainId, ...errorFields(err) });
     });
     return failed;
   }

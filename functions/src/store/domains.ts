@@ -6,6 +6,7 @@ import {
   type DomainUpdateInput,
   domainSchema,
 } from '@csp/shared/schemas/domain';
+import { deleteDomainAlerts } from './alerts';
 import { batchDelete } from './batch';
 import { deleteDomainConfigurations } from './configurations';
 import { reconcileWaiting } from './crawl-quota';
@@ -130,6 +131,7 @@ export async function deleteDomainCascade(deps: ReportClearDeps, domain: Domain)
   await reconcileWaiting(db, domain.userId);
   await deleteDomainConfigurations(db, domain.id);
   await deleteSchedule(db, domain.id);
+  await deleteDomainAlerts(db, domain.id);
   // The uuid first: from here on no new report of the domain is accepted.
   await batchDelete(db, [domainUuidKey(domain.uuid), domainKey(domain.id)]);
 }

@@ -281,3 +281,43 @@ export const scheduleRunPrefix = (domainId: string) => ({
   pk: schedulePartition(domainId),
   skPrefix: 'RUN#',
 });
+
+/*
+ * A domain's alerts, one partition per domain (deleted with it): its alert settings, one item per alert
+ * group (domain, kind, cause: the SHA-256 of the cause, so an attacker-chosen cause stays a short key), and
+ * one item per delivery (ids sort by time: newest first). A delivery waiting for its next try is also in
+ * the one "due" partition of gsi3, sorted by when: the sender finds what is due with one query.
+ */
+export const domainAlertsPartition = (domainId: string) => `${P.alert}${domainId}`;
+export const alertSettingsKey = (domainId: string) => ({
+  pk: domainAlertsPartition(domainId),
+  sk: 'SETTINGS',
+});
+export const alertGroupItemKey = (domainId: string, kind: string, cause: string) => ({
+  pk: domainAlertsPartition(domainId),
+  sk: `GROUP#${createHash('sha256').update(`${kind}\u0000${cause}`).digest('hex').slice(0, 32)}`,
+});
+export const ALERT_GROUP_SK_PREFIX = 'GROUP#';
+export const alertDeliveryKey = (domainId: string, id: string) => ({
+  pk: domainAlertsPartition(domainId),
+  sk: `DELIVERY#${id}`,
+});
+export const ALERT_DELIVERY_SK_PREFIX = 'DELIVERY#';
+export const DUE_DELIVERIES_PARTITION = 'DUE#ALERTDELIVERY';
+export const dueDeliveryIndexes = (nextAttemptAt: string, domainId: string, id: string) => ({
+  gsi3pk: DUE_DELIVERIES_PARTITION,
+  gsi3sk: `${nextAttemptAt}#${domainId}#${id}`,
+});
+/**
+ * A domain whose reports are watched for stopping or spiking: on its alert partition, and in the one
+ * "reporting" partition of gsi3 the hourly check reads.
+ */
+export const reportingMarkerKey = (domainId: string) => ({
+  pk: domainAlertsPartition(domainId),
+  sk: 'REPORTING',
+});
+export const REPORTING_DOMAINS_PARTITION = 'REPORTING#DOMAINS';
+export const reportingMarkerIndexes = (domainId: string) => ({
+  gsi3pk: REPORTING_DOMAINS_PARTITION,
+  gsi3sk: domainId,
+});

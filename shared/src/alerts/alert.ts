@@ -12,8 +12,14 @@ export const ALERT_KINDS = [
   'reports-stopped',
   'report-spike',
   'suspicious-inline',
+  // Sent by "Send test" only: it proves a channel works and is never something a domain subscribes to.
+  'test',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
+/** The kinds a domain chooses to be alerted about. */
+export const SUBSCRIBABLE_ALERT_KINDS = ALERT_KINDS.filter(
+  (k): k is Exclude<AlertKind, 'test'> => k !== 'test',
+);
 
 /** What each kind is called on screens, in e-mails and in webhook messages. */
 export const ALERT_KIND_TITLES: Record<AlertKind, string> = {
@@ -25,6 +31,7 @@ export const ALERT_KIND_TITLES: Record<AlertKind, string> = {
   'reports-stopped': 'Reports stopped arriving',
   'report-spike': 'Report spike',
   'suspicious-inline': 'Suspicious inline code reported',
+  test: 'Test alert',
 };
 
 export const alertSchema = z.object({
@@ -36,13 +43,29 @@ export const alertSchema = z.object({
   cause: z.string().max(2_048),
   /** One line a person reads first. */
   summary: z.string().max(500),
-  /** The screen that explains it (absolute URL). */
+  /** The screen that explains it (absolute URL, as delivered). */
   link: z.url(),
   count: z.number().int().positive(),
   firstSeen: z.string(),
   lastSeen: z.string(),
 });
 export type Alert = z.infer<typeof alertSchema>;
+
+/**
+ * An alert as raised and kept: the screen that explains it is a path of the product, made absolute when
+ * it is delivered (the code that raises alerts, such as the report consumer, does not know the product's
+ * public address; the sender does).
+ */
+export const raisedAlertSchema = alertSchema.omit({ link: true }).extend({
+  path: z.string().startsWith('/').max(2_048),
+});
+export type RaisedAlert = z.infer<typeof raisedAlertSchema>;
+
+/** The alert as delivered, with its link made absolute on `publicUrl`. */
+export const deliveredAlert = ({ path, ...alert }: RaisedAlert, publicUrl: string): Alert => ({
+  ...alert,
+  link: new URL(path, publicUrl).href,
+});
 
 /** The grouping key of an alert: same key, same alert (counted, not sent again). */
 export const alertGroupKey = (a: Pick<Alert, 'domainId' | 'kind' | 'cause'>) =>

@@ -18,6 +18,7 @@ export const KEY_PREFIX = {
   suspiciousSeen: 'RSUSP#',
   reportClear: 'RCLEAR#',
   schedule: 'SCHEDULE#',
+  alert: 'ALERT#',
 } as const;
 
 const P = KEY_PREFIX;
@@ -48,6 +49,8 @@ export const FUNCTION_KEY_PREFIXES = {
     P.suspiciousSeen,
     P.reportClear,
     P.achievements,
+    // Alerts it raises (suspicious inline code) and the domain's "reports arrived" mark.
+    P.alert,
   ],
 } as const;
 export type RestrictedFunction = keyof typeof FUNCTION_KEY_PREFIXES;
@@ -68,5 +71,6 @@ export const FUNCTION_WRITE_KEY_PREFIXES = {
     P.suspiciousSeen,
     P.reportClear,
     P.achievements,
+    P.alert,
   ],
 } as const satisfies Partial<Record<RestrictedFunction, readonly string[]>>;

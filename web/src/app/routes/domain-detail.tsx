@@ -1,6 +1,6 @@
 // /domains/:id (spec "Domain detail"): the domain, its running analysis, quick and advanced starts, quick
-// stats, the latest analysis and the history, the schedule, the CSP rules generator and the security reports
-// panel.
+// stats, the latest analysis and the history, the schedule, the CSP rules generator, the security reports
+// panel and the alerts.
 // A team member sees the owner's domain read-only: no start, activate, delete, save or report deletion.
 import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain';
 import { useQueryClient } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { BackLink } from '@/components/ui/back-link';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { AlertsPanel } from '@/features/alerts/components/alerts-panel';
 import { useDomainAnalyses } from '@/features/analyses/api/get-domain-analyses';
 import { ActiveAnalysisBox } from '@/features/analyses/components/active-analysis-box';
 import { AnalysisHistoryCard } from '@/features/analyses/components/analysis-history-card';
@@ -156,6 +157,12 @@ export function DomainDetailRoute() {
         loadSuggestions={getReportSuggestions}
       />
       <ReportsPanel domainId={d.id} readOnly={readOnly} />
+      <section aria-labelledby="domain-alerts-title" className="flex min-w-0 flex-col gap-4">
+        <h2 id="domain-alerts-title" className="text-lg font-semibold tracking-tight">
+          Alerts
+        </h2>
+        <AlertsPanel domainId={d.id} readOnly={readOnly} />
+      </section>
     </>
   );
 }

@@ -1,0 +1,480 @@
+// A domain's alerts in the table: its settings (with each webhook's sealed signing secret), one item per
+// alert group (same domain, kind and cause: counted, not sent again within NOTIFY_AGAIN_MS) and one item
+// per delivery, found by the sender through the "due" index while it waits for its next try.
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ALERT_KINDS, type RaisedAlert as Raised, raisedAlertSchema } from '@csp/shared/alerts/alert';
+import {
+  ALERT_LIMITS,
+  type AlertDelivery,
+  type AlertSettings,
+  type AlertSettingsBody,
+  alertDeliverySchema,
+  alertSettingsBodySchema,
+  DEFAULT_ALERT_SETTINGS,
+  webhookSchema,
+} from '@csp/shared/schemas/alert-settings';
+import * as z from 'zod';
+import { batchDelete } from './batch';
+import { type Db, isConditionFailure } from './db';
+import { newId } from './ids';
+import { itemReader } from './items';
+import {
+  ALERT_DELIVERY_SK_PREFIX,
+  ALERT_GROUP_SK_PREFIX,
+  alertDeliveryKey,
+  alertGroupItemKey,
+  alertSettingsKey,
+  DUE_DELIVERIES_PARTITION,
+  domainAlertsPartition,
+  dueDeliveryIndexes,
+  REPORTING_DOMAINS_PARTITION,
+  reportingMarkerIndexes,
+  reportingMarkerKey,
+} from './keys';
+import { queryPartition, queryTable } from './query';
+
+/** An alert group already sent is sent again (with its count) after this long, not before. */
+export const NOTIFY_AGAIN_MS = 24 * 3_600_000;
+/** How long a sender holds a delivery it took (another sender leaves it alone meanwhile). */
+const CLAIM_MS = 2 * 60_000;
+
+const storedWebhookSchema = webhookSchema.extend({ sealedSecret: z.string() });
+export type StoredWebhook = z.infer<typeof storedWebhookSchema>;
+const settingsRecordSchema = alertSettingsBodySchema.extend({
+  domainId: z.string(),
+  webhooks: z.array(storedWebhookSchema),
+});
+type SettingsRecord = z.infer<typeof settingsRecordSchema>;
+const settingsFromItem = itemReader(settingsRecordSchema);
+
+const groupRecordSchema = raisedAlertSchema.extend({ lastNotifiedAt: z.string().optional() });
+const groupFromItem = itemReader(groupRecordSchema);
+
+const deliveryRecordSchema = alertDeliverySchema.extend({
+  domainId: z.string(),
+  /** The alert as it was when the delivery was made (what the receiver gets). */
+  alert: raisedAlertSchema,
+});
+export type DeliveryRecord = z.infer<typeof deliveryRecordSchema>;
+const deliveryFromItem = itemReader(deliveryRecordSchema);
+
+export function toAlertSettings(record: Omit<SettingsRecord, 'domainId'>): AlertSettings {
+  return {
+    kinds: record.kinds,
+    email: record.email,
+    pendingDays: record.pendingDays,
+    webhooks: record.webhooks.map(({ sealedSecret: _, ...w }) => w),
+  };
+}
+
+/** The domain's settings, or the defaults (every kind, e-mail on, no webhook) when never saved. */
+export async function getAlertSettings(db: Db, domainId: string): Promise<SettingsRecord> {
+  const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: alertSettingsKey(domainId) }));
+  return res.Item ? settingsFromItem(res.Item) : { domainId, ...DEFAULT_ALERT_SETTINGS, webhooks: [] };
+}
+
+/** Saves what alerts and whether by e-mail; the webhooks stay as they are. */
+export async function putAlertSettings(
+  db: Db,
+  domainId: string,
+  body: AlertSettingsBody,
+): Promise<SettingsRecord> {
+  const res = await db.doc.send(
+    new UpdateCommand({
+      TableName: db.table,
+      Key: alertSettingsKey(domainId),
+      UpdateExpression:
+        'SET domainId = :d, kinds = :k, email = :e, pendingDays = :p, webhooks = if_not_exists(webhooks, :none)',
+      ExpressionAttributeValues: {
+        ':d': domainId,
+        ':k': body.kinds,
+        ':e': body.email,
+        ':p': body.pendingDays,
+        ':none': [],
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return settingsFromItem(res.Attributes ?? {});
+}
+
+/** Adds a webhook unless the domain has the most it may have; null then. */
+export async function addWebhook(
+  db: Db,
+  domainId: string,
+  webhook: StoredWebhook,
+): Promise<SettingsRecord | null> {
+  const current = await getAlertSettings(db, domainId);
+  try {
+    const res = await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: alertSettingsKey(domainId),
+        UpdateExpression:
+          'SET domainId = :d, kinds = if_not_exists(kinds, :k), email = if_not_exists(email, :e), ' +
+          'pendingDays = if_not_exists(pendingDays, :p), webhooks = list_append(if_not_exists(webhooks, :none), :w)',
+        // Counted in the condition, so two adds at once cannot pass the limit together.
+        ConditionExpression: 'attribute_not_exists(webhooks) OR size(webhooks) < :max',
+        ExpressionAttributeValues: {
+          ':d': domainId,
+          ':k': current.kinds,
+          ':e': current.email,
+          ':p': current.pendingDays,
+          ':none': [],
+          ':w': [webhook],
+          ':max': ALERT_LIMITS.webhooksPerDomain,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return settingsFromItem(res.Attributes ?? {});
+  } catch (error) {
+    if (isConditionFailure(error)) return null;
+    throw error;
+  }
+}
+
+/** Removes a webhook; false when the domain has none of that id. */
+export async function removeWebhook(db: Db, domainId: string, webhookId: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const current = await getAlertSettings(db, domainId);
+    const index = current.webhooks.findIndex((w) => w.id === webhookId);
+    if (index < 0) return false;
+    try {
+      await db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: alertSettingsKey(domainId),
+          UpdateExpression: `REMOVE webhooks[${index}]`,
+          // The list may have changed since it was read: remove only the webhook we found there.
+          ConditionExpression: `webhooks[${index}].id = :id`,
+          ExpressionAttributeValues: { ':id': webhookId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  return false;
+}
+
+export interface RaiseResult {
+  alert: Raised;
+  /** True when this raise should be delivered: a new group, or one last sent NOTIFY_AGAIN_MS ago or more. */
+  notify: boolean;
+}
+
+/** Counts one occurrence of an alert in its group (made when new) and says whether to deliver it. */
+export async function raiseAlert(
+  db: Db,
+  input: Pick<Raised, 'domainId' | 'domainName' | 'kind' | 'cause' | 'summary' | 'path'>,
+  now = Date.now(),
+): Promise<RaiseResult> {
+  const at = new Date(now).toISOString();
+  const key = alertGroupItemKey(input.domainId, input.kind, input.cause);
+  const res = await db.doc.send(
+    new UpdateCommand({
+      TableName: db.table,
+      Key: key,
+      UpdateExpression:
+        'SET id = if_not_exists(id, :id), domainId = :d, domainName = :n, kind = :k, cause = :c, summary = :s, ' +
+        '#path = :l, lastSeen = :at, firstSeen = if_not_exists(firstSeen, :at) ADD #count :one',
+      ExpressionAttributeNames: { '#count': 'count', '#path': 'path' },
+      ExpressionAttributeValues: {
+        ':id': newId(now),
+        ':d': input.domainId,
+        ':n': input.domainName,
+        ':k': input.kind,
+        ':c': input.cause,
+        ':s': input.summary,
+        ':l': input.path,
+        ':at': at,
+        ':one': 1,
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const { lastNotifiedAt: _, ...group } = groupFromItem(res.Attributes ?? {});
+  let notify = false;
+  try {
+    // Only one of the raisers of a group at one time delivers it.
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key,
+        UpdateExpression: 'SET lastNotifiedAt = :at',
+        ConditionExpression: 'attribute_not_exists(lastNotifiedAt) OR lastNotifiedAt <= :before',
+        ExpressionAttributeValues: { ':at': at, ':before': new Date(now - NOTIFY_AGAIN_MS).toISOString() },
+      }),
+    );
+    notify = true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+  return { alert: group, notify };
+}
+
+/** The domain's alert groups, most recently seen first. */
+export async function listAlerts(
+  db: Db,
+  domainId: string,
+  limit: number = ALERT_LIMITS.listPage,
+): Promise<Raised[]> {
+  const items = await querySortKeyPrefix(db, domainId, ALERT_GROUP_SK_PREFIX);
+  return items
+    .map((item) => {
+      const { lastNotifiedAt: _, ...alert } = groupFromItem(item);
+      return alert;
+    })
+    .sort((a, b) => b.lastSeen.localeCompare(a.lastSeen))
+    .slice(0, limit);
+}
+
+/** Records a delivery to make now (pending, due at once). */
+export async function createDelivery(
+  db: Db,
+  d: { alert: Raised; channel: AlertDelivery['channel']; target: string },
+  now = Date.now(),
+): Promise<DeliveryRecord> {
+  const at = new Date(now).toISOString();
+  const record: DeliveryRecord = {
+    id: newId(now),
+    domainId: d.alert.domainId,
+    alertId: d.alert.id,
+    kind: d.alert.kind,
+    summary: d.alert.summary.slice(0, 500),
+    channel: d.channel,
+    target: d.target,
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: at,
+    lastStatus: null,
+    lastError: null,
+    createdAt: at,
+    updatedAt: at,
+    alert: d.alert,
+  };
+  await db.doc.send(
+    new PutCommand({
+      TableName: db.table,
+      Item: {
+        ...alertDeliveryKey(record.domainId, record.id),
+        ...dueDeliveryIndexes(at, record.domainId, record.id),
+        ...record,
+      },
+    }),
+  );
+  return record;
+}
+
+/** The domain's deliveries, newest first. */
+export async function listDeliveries(
+  db: Db,
+  domainId: string,
+  limit: number = ALERT_LIMITS.listPage,
+): Promise<AlertDelivery[]> {
+  const items = await querySortKeyPrefix(db, domainId, ALERT_DELIVERY_SK_PREFIX, {
+    newestFirst: true,
+    limit,
+  });
+  return items.map((item) => {
+    const { alert: _, domainId: __, ...delivery } = deliveryFromItem(item);
+    return delivery;
+  });
+}
+
+/** Deliveries due at `now` (oldest first), across all domains. */
+export async function dueDeliveries(db: Db, now: number, limit = 25): Promise<DeliveryRecord[]> {
+  const res = await db.doc.send(
+    new QueryCommand({
+      TableName: db.table,
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :p AND gsi3sk <= :now',
+      // Sort keys start with the ISO time: everything due up to now sorts before now's time + '~'.
+      ExpressionAttributeValues: {
+        ':p': DUE_DELIVERIES_PARTITION,
+        ':now': `${new Date(now).toISOString()}~`,
+      },
+      Limit: limit,
+    }),
+  );
+  return (res.Items ?? []).map(deliveryFromItem);
+}
+
+/**
+ * Takes a due delivery for one sender: its next try moves CLAIM_MS on, on condition that it is still the
+ * one this sender read. False when another sender took it first.
+ */
+export async function claimDelivery(db: Db, d: DeliveryRecord, now = Date.now()): Promise<boolean> {
+  if (!d.nextAttemptAt) return false;
+  const later = new Date(now + CLAIM_MS).toISOString();
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: alertDeliveryKey(d.domainId, d.id),
+        UpdateExpression: 'SET nextAttemptAt = :later, gsi3sk = :sk',
+        ConditionExpression: 'nextAttemptAt = :was AND #status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':later': later,
+          ':sk': dueDeliveryIndexes(later, d.domainId, d.id).gsi3sk,
+          ':was': d.nextAttemptAt,
+          ':pending': 'pending',
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+export type DeliveryOutcome =
+  | { delivered: true; status: number | null }
+  | { delivered: false; status: number | null; error: string; retryAt: number | null };
+
+/** Records a try: delivered, failed for good, or failed with its next try (back in the due index). */
+export async function recordDeliveryAttempt(
+  db: Db,
+  d: DeliveryRecord,
+  outcome: DeliveryOutcome,
+  now = Date.now(),
+): Promise<void> {
+  const at = new Date(now).toISOString();
+  const retryAt =
+    outcome.delivered || outcome.retryAt === null ? null : new Date(outcome.retryAt).toISOString();
+  const status: AlertDelivery['status'] = outcome.delivered ? 'delivered' : retryAt ? 'pending' : 'failed';
+  const values: Record<string, unknown> = {
+    ':status': status,
+    ':one': 1,
+    ':code': outcome.status,
+    ':error': outcome.delivered ? null : outcome.error.slice(0, ALERT_LIMITS.errorChars),
+    ':next': retryAt,
+    ':at': at,
+  };
+  let update =
+    'SET #status = :status, lastStatus = :code, lastError = :error, nextAttemptAt = :next, updatedAt = :at ADD attempts :one';
+  if (retryAt) {
+    update = update.replace('updatedAt = :at', 'updatedAt = :at, gsi3sk = :sk');
+    values[':sk'] = dueDeliveryIndexes(retryAt, d.domainId, d.id).gsi3sk;
+  } else update += ' REMOVE gsi3pk, gsi3sk';
+  await db.doc.send(
+    new UpdateCommand({
+      TableName: db.table,
+      Key: alertDeliveryKey(d.domainId, d.id),
+      UpdateExpression: update,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: values,
+    }),
+  );
+}
+
+/** Everything alert-related of a domain (with the domain). */
+export async function deleteDomainAlerts(db: Db, domainId: string): Promise<void> {
+  await batchDelete(db, await queryTable(db, domainAlertsPartition(domainId)));
+}
+
+/** Items of the domain's alert partition whose sort key starts with `prefix`. */
+async function querySortKeyPrefix(
+  db: Db,
+  domainId: string,
+  prefix: string,
+  opts: { newestFirst?: boolean; limit?: number } = {},
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+        ExpressionAttributeValues: { ':p': domainAlertsPartition(domainId), ':s': prefix },
+        ScanIndexForward: !opts.newestFirst,
+        ...(Number.isFinite(limit) ? { Limit: Math.min(100, limit - items.length) } : {}),
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start && items.length < limit);
+  return items;
+}
+
+const markerSchema = z.object({
+  domainId: z.string(),
+  lastReportHour: z.string(),
+  checkedHour: z.string().optional(),
+});
+export type ReportingMarker = z.infer<typeof markerSchema>;
+const markerFromItem = itemReader(markerSchema);
+
+/**
+ * Notes that a domain's reports arrived in `hour` (the report consumer): at most one write per domain and
+ * hour, whatever the number of batches.
+ */
+export async function noteReportsArrived(db: Db, domainId: string, hour: string): Promise<void> {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: reportingMarkerKey(domainId),
+        UpdateExpression: 'SET domainId = :d, lastReportHour = :h, gsi3pk = :p, gsi3sk = :s',
+        ConditionExpression: 'attribute_not_exists(lastReportHour) OR lastReportHour < :h',
+        ExpressionAttributeValues: {
+          ':d': domainId,
+          ':h': hour,
+          ':p': reportingMarkerIndexes(domainId).gsi3pk,
+          ':s': reportingMarkerIndexes(domainId).gsi3sk,
+        },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/** Every domain whose reports are watched. */
+export async function reportingMarkers(db: Db): Promise<ReportingMarker[]> {
+  const items = await queryPartition(db, { index: 'gsi3', partition: REPORTING_DOMAINS_PARTITION });
+  return items.map(markerFromItem);
+}
+
+/** Takes a domain's check of `hour` for one checker; false when it was checked in that hour already. */
+export async function claimReportCheck(db: Db, domainId: string, hour: string): Promise<boolean> {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: reportingMarkerKey(domainId),
+        UpdateExpression: 'SET checkedHour = :h',
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(checkedHour) OR checkedHour < :h)',
+        ExpressionAttributeValues: { ':h': hour },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** Stops watching a domain's reports (none for longer than the check looks back), unless one came meanwhile. */
+export async function dropReportingMarker(db: Db, domainId: string, lastReportHour: string): Promise<void> {
+  try {
+    await db.doc.send(
+      new DeleteCommand({
+        TableName: db.table,
+        Key: reportingMarkerKey(domainId),
+        ConditionExpression: 'lastReportHour = :h',
+        ExpressionAttributeValues: { ':h': lastReportHour },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}

@@ -1,0 +1,50 @@
+// The alerts of a domain (its Monitoring section): what alerts and whether the owner is e-mailed, the
+// webhooks with "Send test", the alerts raised and what was sent for them. `readOnly`: a member of the
+// owner's team reads all of it and changes nothing (the server refuses them anyway).
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useAlertSettings } from '../api/alert-settings';
+import { AlertDeliveriesCard } from './alert-deliveries-card';
+import { AlertSettingsCard } from './alert-settings-card';
+import { RecentAlertsCard } from './recent-alerts-card';
+import { WebhooksCard } from './webhooks-card';
+
+export function AlertsPanel({ domainId, readOnly }: { domainId: string; readOnly: boolean }) {
+  const settings = useAlertSettings(domainId);
+  return (
+    <div className="grid min-w-0 items-start gap-6 lg:grid-cols-2" data-testid="alerts-panel">
+      <div className="flex min-w-0 flex-col gap-6">
+        {settings.isPending ? (
+          <div className="flex flex-col gap-6" aria-busy="true">
+            <span className="sr-only" role="status">
+              Loading the alert settings...
+            </span>
+            <Skeleton className="h-96 w-full rounded-xl" />
+            <Skeleton className="h-48 w-full rounded-xl" />
+          </div>
+        ) : settings.isError || !settings.data ? (
+          <Alert tone="error" role="alert" title="Could not load the alert settings">
+            <Button variant="outline" size="sm" onClick={() => void settings.refetch()}>
+              Try again
+            </Button>
+          </Alert>
+        ) : (
+          <>
+            {readOnly ? (
+              <Alert tone="info" testId="alerts-read-only">
+                Only the domain's owner can change its alerts.
+              </Alert>
+            ) : null}
+            <AlertSettingsCard domainId={domainId} settings={settings.data} readOnly={readOnly} />
+            <WebhooksCard domainId={domainId} settings={settings.data} readOnly={readOnly} />
+          </>
+        )}
+      </div>
+      <div className="flex min-w-0 flex-col gap-6">
+        <RecentAlertsCard domainId={domainId} />
+        <AlertDeliveriesCard domainId={domainId} webhooks={settings.data?.webhooks ?? []} />
+      </div>
+    </div>
+  );
+}
