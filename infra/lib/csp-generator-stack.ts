@@ -88,7 +88,13 @@ export class CspGeneratorStack extends Stack {
       ...(props.crawlerConcurrency !== undefined ? { crawlerConcurrency: props.crawlerConcurrency } : {}),
     });
     Object.assign(this.functions, crawling.functions);
-    const schedules = new ScheduleService(this, { ...common, table, crawlQueue: crawl.queue });
+    const schedules = new ScheduleService(this, {
+      ...common,
+      table,
+      crawlQueue: crawl.queue,
+      secrets,
+      publicUrl: web.url,
+    });
     if (schedules.fn) this.functions.scheduleDispatcher = schedules.fn;
     const reporting = new ReportService(this, {
       ...common,

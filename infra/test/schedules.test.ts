@@ -67,7 +67,16 @@ describe('the schedule dispatcher', () => {
     expect(dynamo).toHaveLength(1);
     expect(dynamo[0]!.Condition).toEqual({
       'ForAllValues:StringLike': {
-        'dynamodb:LeadingKeys': ['SCHEDULE#*', 'DOMAIN#*', 'ANALYSIS#*', 'CRAWLQUOTA#*', 'DOMAINRUN#*'],
+        'dynamodb:LeadingKeys': [
+          'SCHEDULE#*',
+          'DOMAIN#*',
+          'ANALYSIS#*',
+          'CRAWLQUOTA#*',
+          'DOMAINRUN#*',
+          'ALERT#*',
+          'CONTACT#*',
+          'RSTATS#*',
+        ],
       },
     });
     expect(actions(dynamo[0]!)).not.toContain('dynamodb:Scan');

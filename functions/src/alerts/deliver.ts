@@ -22,9 +22,9 @@ import {
   raiseAlert,
   recordDeliveryAttempt,
 } from '../store/alerts';
+import { getContactEmail } from '../store/contacts';
 import type { Db } from '../store/db';
 import { getDomain } from '../store/domains';
-import { getUser } from '../store/users';
 import { alertMail } from './alert-mail';
 import { postWebhook } from './webhook-post';
 
@@ -70,10 +70,10 @@ export async function attemptDelivery(
   try {
     if (d.channel === 'email') {
       const domain = await getDomain(deps.db, d.domainId);
-      const owner = domain ? await getUser(deps.db, domain.userId) : null;
-      if (!owner) return failed('The domain no longer exists', null, false);
-      if (!owner.email) return failed("The domain's owner has no e-mail address", null, false);
-      const sent = await sendMail(deps.config, alertMail(owner.email, alert));
+      if (!domain) return failed('The domain no longer exists', null, false);
+      const email = await getContactEmail(deps.db, domain.userId);
+      if (!email) return failed("The domain's owner has no e-mail address", null, false);
+      const sent = await sendMail(deps.config, alertMail(email, alert));
       return sent ? { delivered: true, status: null } : failed('No mail server is configured', null, false);
     }
     const settings = await getAlertSettings(deps.db, d.domainId);

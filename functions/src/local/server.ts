@@ -21,7 +21,7 @@ import { createReportConsumer } from '../report-ingest/consumer';
 import type { Secrets } from '../secrets';
 import { createDb, type Db } from '../store/db';
 import { ensureTable } from '../store/table';
-import { dispatchDueSchedules } from '../watch/dispatch';
+import { watchTick } from '../watch/watch-tick';
 import { type DynamoLocal, startDynamoLocal } from './dynamo-local';
 import { ENDPOINT_FILE } from './endpoint-file';
 import { allowedHosts, hostGuard } from './host-guard';
@@ -130,9 +130,21 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     reportQueue.start();
     const ingest = createIngestApp({ db: dbOf('reportIngest'), config, logger, queue: reportQueue });
 
+    // Alert links are made on the product's address: known once the server listens (below).
+    let publicUrl = config.PUBLIC_URL ?? '';
+    const tickDb = dbOf('scheduleDispatcher');
     const schedules = startScheduleTimer({
       dispatch: (now) =>
-        dispatchDueSchedules({ db: dbOf('scheduleDispatcher'), queue: deps.queue, config, logger }, now),
+        watchTick(
+          {
+            db: tickDb,
+            queue: deps.queue,
+            config,
+            logger,
+            alerts: { db: tickDb, config, secrets, log: logger, publicUrl },
+          },
+          now,
+        ),
       everyMs: opts.scheduleEveryMs ?? 60_000,
       clock: opts.clock ?? Date.now,
       logger,
@@ -160,8 +172,10 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     const actualPort = (server.address() as AddressInfo).port;
     ownPorts.push(actualPort);
     hosts = allowedHosts({ port: actualPort, host, publicUrl: config.PUBLIC_URL });
+    const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`;
+    publicUrl ||= url;
     return {
-      url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`,
+      url,
       port: actualPort,
       deps,
       queue,

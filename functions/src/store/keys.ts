@@ -321,3 +321,10 @@ export const reportingMarkerIndexes = (domainId: string) => ({
   gsi3pk: REPORTING_DOMAINS_PARTITION,
   gsi3sk: domainId,
 });
+
+/**
+ * Where a user's alerts are mailed: their e-mail address, kept apart from the user item so the function
+ * that sends alerts reads this and never USER# (password hashes, 2FA secrets). The API writes it when a
+ * domain is added, the address changes or the alerts are set.
+ */
+export const userContactKey = (userId: string) => ({ pk: `${P.contact}${userId}`, sk: 'CONTACT' });

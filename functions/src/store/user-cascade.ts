@@ -8,6 +8,7 @@
 import { deleteAnalysisCascade } from './analyses';
 import { deleteUserApiTokens } from './api-tokens';
 import { batchDelete } from './batch';
+import { deleteContact } from './contacts';
 import { deleteDomainCascade, listUserDomains } from './domains';
 import {
   achievementsPartition,
@@ -44,6 +45,7 @@ export async function deleteUserCascade(deps: ReportClearDeps, user: UserRecord)
   await batchDelete(db, await queryTable(db, ratePartition(INVITATION_RATE_SCOPES.user, user.id)));
   await batchDelete(db, [...(await queryTable(db, achievementsPartition(user.id))), runSlotsKey(user.id)]);
   await batchDelete(db, await queryTable(db, crawlQuotaPartition(user.id)));
+  await deleteContact(db, user.id);
   // The user item last, with its guards.
   await deleteUserRecord(db, user);
 }

@@ -13,7 +13,7 @@ import { type LoopbackSqs, startLoopbackSqs } from '../testing/loopback-sqs';
 const table = `t-${randomBytes(6).toString('hex')}`;
 let db: Db;
 let sqs: LoopbackSqs;
-let handler: () => Promise<{ started: number }>;
+let handler: () => Promise<{ schedules: { started: number } | null; deliveries: number | null }>;
 
 beforeAll(async () => {
   const endpoint = inject('dynamoEndpoint');
@@ -27,6 +27,10 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     CRAWL_QUEUE_URL: sqs.queueUrl('crawl'),
+    PUBLIC_URL: 'https://csp.example.test',
+    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    SESSION_SECRET: 'x'.repeat(40),
+    ALTCHA_HMAC_KEY: 'y'.repeat(40),
     LOG_LEVEL: 'silent',
   });
   ({ handler } = await import('./dispatcher-lambda'));
@@ -60,7 +64,9 @@ describe('the schedule dispatcher Lambda', () => {
       reportUri: 'https://csp.example.test/api/uri-report?domain=x',
       nextRunAt: dueAt,
     });
-    expect((await handler()).started).toBe(1);
+    const result = await handler();
+    expect(result.schedules?.started).toBe(1);
+    expect(result.deliveries).toBe(0);
     const [analysis] = await listDomainAnalyses(db, domain.id);
     expect(analysis).toMatchObject({
       trigger: 'schedule',

@@ -1,10 +1,13 @@
-// AWS Lambda entry of the schedule dispatcher, invoked by one EventBridge Scheduler schedule every five
-// minutes: starts the analyses of every domain whose schedule is due (watch/dispatch.ts), as the API would.
+// AWS Lambda entry of the watch's tick, invoked by one EventBridge Scheduler schedule every five minutes:
+// starts the analyses of every domain whose schedule is due (watch/dispatch.ts), as the API would, checks
+// the flow of reports and sends the alert deliveries that are due (watch-tick.ts).
+
+import { loadAwsSecrets } from '../aws/secrets';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
 import { createSqsQueue } from '../queue/sqs-queue';
 import { createDb } from '../store/db';
-import { dispatchDueSchedules } from './dispatch';
+import { watchTick } from './watch-tick';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, { fn: 'schedule-dispatcher' });
@@ -16,7 +19,13 @@ const db = createDb({
 
 const queue = config.CRAWL_QUEUE_URL ? createSqsQueue(config.CRAWL_QUEUE_URL) : null;
 
+// Read once per container: the key that opens webhook secrets.
+let secrets: ReturnType<typeof loadAwsSecrets> | undefined;
+
 export const handler = async () => {
   if (!queue) throw new Error('CRAWL_QUEUE_URL is not set');
-  return dispatchDueSchedules({ db, config, logger, queue }, Date.now());
+  if (!config.PUBLIC_URL) throw new Error('PUBLIC_URL is not set (alert links are made on it)');
+  secrets ??= loadAwsSecrets(config, process.env.SECRETS_ARN);
+  const alerts = { db, config, secrets: await secrets, log: logger, publicUrl: config.PUBLIC_URL };
+  return watchTick({ db, config, logger, queue, alerts }, Date.now());
 };

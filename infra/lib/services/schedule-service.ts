@@ -15,7 +15,8 @@ import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { grantSend } from '../grants';
+import type { AppSecrets } from '../app-secrets';
+import { grantSecretValue, grantSend } from '../grants';
 import { acknowledge } from '../nag-acknowledgments';
 import { ProjectFunction } from '../project-function';
 import { type FunctionDefaults, handlerEntry } from './entries';
@@ -26,26 +27,35 @@ export const DISPATCH_RATE = Duration.minutes(5);
 export interface ScheduleServiceProps extends FunctionDefaults {
   table: ITableV2;
   crawlQueue: IQueue;
+  /** The app's secrets: the tick opens webhook signing secrets with its key when it sends alerts. */
+  secrets: AppSecrets;
+  /** The product's public address (the distribution's): alert links are made on it. */
+  publicUrl: string;
 }
 
 export class ScheduleService {
   readonly fn: ProjectFunction | undefined;
 
   constructor(scope: Construct, props: ScheduleServiceProps) {
-    const { sourceRoot, logLevel, table, crawlQueue } = props;
+    const { sourceRoot, logLevel, table, crawlQueue, secrets, publicUrl } = props;
     const entry = handlerEntry(scope, 'scheduleDispatcher', sourceRoot);
     if (!entry) return;
     this.fn = new ProjectFunction(scope, 'ScheduleDispatcher', {
       sourceRoot,
       logLevel,
       entry,
-      description: 'CSP Generator: starts the analyses of domains whose schedule is due',
+      description: 'CSP Generator: starts due scheduled analyses, checks report flows, sends alerts',
       memorySize: 256,
       // Well under the rate: a slow run ends before the next one starts.
       timeout: Duration.minutes(2),
       // One at a time is enough (the claim keeps two safe anyway).
       reservedConcurrentExecutions: 1,
-      environment: { CRAWL_QUEUE_URL: crawlQueue.queueUrl },
+      environment: {
+        CRAWL_QUEUE_URL: crawlQueue.queueUrl,
+        SECRETS_ARN: secrets.secret.secretArn,
+        // Not an origin of the distribution: it may depend on the distribution's address.
+        PUBLIC_URL: publicUrl,
+      },
     }).bindTable(table, {
       accessMode: 'readWrite',
       // The due schedules are one gsi3 partition (functions/src/store/keys.ts); no other index.
@@ -53,6 +63,8 @@ export class ScheduleService {
       leadingKeys: FUNCTION_KEY_PREFIXES.scheduleDispatcher,
     });
     grantSend(this.fn, crawlQueue);
+    grantSecretValue(this.fn, secrets.secret);
+    this.fn.node.addDependency(secrets.seeded);
     // The schedule's own role, assumed by Scheduler for this account only, may invoke this function only.
     const role = new Role(scope, 'ScheduleDispatchRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {

@@ -19,6 +19,7 @@ export const KEY_PREFIX = {
   reportClear: 'RCLEAR#',
   schedule: 'SCHEDULE#',
   alert: 'ALERT#',
+  contact: 'CONTACT#',
 } as const;
 
 const P = KEY_PREFIX;
@@ -33,7 +34,18 @@ const P = KEY_PREFIX;
 export const FUNCTION_KEY_PREFIXES = {
   // Reads due schedules (their index partition is SCHEDULE# too) and the domain, and starts analyses as the
   // API does: the analysis, the owner's crawl quota, the domain's one-run guard, and the domain's scan count.
-  scheduleDispatcher: [P.schedule, P.domain, P.analysis, P.crawlQuota, P.domainRun],
+  // It also sends alerts (their deliveries and settings, the owner's contact address, never USER#) and checks
+  // the flow of reports (their hourly stats).
+  scheduleDispatcher: [
+    P.schedule,
+    P.domain,
+    P.analysis,
+    P.crawlQuota,
+    P.domainRun,
+    P.alert,
+    P.contact,
+    P.reportStats,
+  ],
   crawlCoordinator: [P.analysis, P.runSlots, P.crawlQuota],
   crawlWriter: [P.analysis, P.crawlQuota, P.domainRun, P.achievements],
   crawlDeadLetter: [P.analysis, P.crawlQuota, P.domainRun],

@@ -25,10 +25,11 @@ import {
   removeWebhook,
   toAlertSettings,
 } from '../../store/alerts';
+import { putContact } from '../../store/contacts';
 import { newId } from '../../store/ids';
 import { domainFor } from '../access';
 import type { ApiEnv } from '../deps';
-import { requireUser } from '../middleware/session';
+import { currentUser, requireUser } from '../middleware/session';
 import { jsonBody } from '../validate';
 
 /** "Send test" per domain and hour: each one makes the product POST to an address the user chose. */
@@ -42,6 +43,7 @@ export const domainAlertRoutes = new Hono<ApiEnv>()
 
   .put('/:id/alert-settings', requireUser, jsonBody(alertSettingsBodySchema), async (c) => {
     const domain = await domainFor(c, c.req.param('id'), 'change');
+    await putContact(c.var.deps.db, domain.userId, currentUser(c).email);
     return c.json(toAlertSettings(await putAlertSettings(c.var.deps.db, domain.id, c.req.valid('json'))));
   })
 
@@ -88,6 +90,7 @@ export const domainAlertRoutes = new Hono<ApiEnv>()
   .post('/:id/alerts/test', requireUser, async (c) => {
     const { db, config, secrets } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'change');
+    await putContact(db, domain.userId, currentUser(c).email);
     const allowed = await takeAttempt(db, {
       scope: 'alert-test',
       subject: domain.id,

@@ -6,6 +6,7 @@ import { recordAchievementEvent } from '../../achievements/record';
 import { notFound } from '../../errors';
 import { listDomainAnalyses, toAnalysesWithPositions } from '../../store/analyses';
 import { failStale } from '../../store/analysis-runs';
+import { putContact } from '../../store/contacts';
 import { createDomain, deleteDomainCascade, listUserDomains, updateDomain } from '../../store/domains';
 import { domainFor, type SeenDomain, teamOwnerOf } from '../access';
 import type { ApiEnv } from '../deps';
@@ -29,7 +30,10 @@ export const domainRoutes = new Hono<ApiEnv>()
 
   .post('/', jsonBody(domainCreateSchema), async (c) => {
     const input = c.req.valid('json');
-    const domain = await createDomain(c.var.deps.db, currentUser(c).id, input);
+    const user = currentUser(c);
+    const domain = await createDomain(c.var.deps.db, user.id, input);
+    // Where the domain's alerts are mailed (alerts are on by e-mail by default).
+    await putContact(c.var.deps.db, user.id, user.email);
     await recordAchievementEvent(c.var.deps.db, c.var.log, domain.userId, { add: { domains: 1 } });
     return c.json({ ...domain, access: 'owner' as const }, 201);
   })

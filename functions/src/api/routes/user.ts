@@ -13,6 +13,7 @@ import { hashPassword, verifyPassword } from '../../auth/password';
 import { newRecoveryCodes, recoveryCodesLeft } from '../../auth/recovery-codes';
 import { newTotpSetup, verifyTotp } from '../../auth/two-factor';
 import { AppError, fieldError } from '../../errors';
+import { putContact } from '../../store/contacts';
 import {
   abandonTwoFactorSetup,
   disableTwoFactor,
@@ -54,6 +55,7 @@ export const userRoutes = new Hono<ApiEnv>()
       );
       if (!proven) throw fieldError(400, 'currentPassword', WRONG_PASSWORD);
       user = await changeUserEmail(db, user, input.email);
+      await putContact(db, user.id, user.email);
     }
     if (input.firstName !== undefined || input.lastName !== undefined) {
       user = await updateUserFields(db, user.id, { firstName: input.firstName, lastName: input.lastName });
