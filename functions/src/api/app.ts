@@ -20,6 +20,7 @@ import { challengeRoutes, loginRoutes, logoutRoutes, registerRoutes } from './ro
 import { configurationRoutes, domainConfigurationRoutes } from './routes/configurations';
 import { domainRoutes } from './routes/domains';
 import { domainReportRoutes, reportRoutes } from './routes/reports';
+import { domainScriptRoutes } from './routes/scripts';
 import { invitationRoutes, myTeamRoutes, teamRoutes } from './routes/teams';
 import { userRoutes } from './routes/user';
 
@@ -71,6 +72,7 @@ export function createApiApp(deps: ApiDeps) {
     .route('/domains', domainRoutes)
     .route('/domains', domainReportRoutes)
     .route('/domains', domainConfigurationRoutes)
+    .route('/domains', domainScriptRoutes)
     .route('/csp-analyses', analysisRoutes)
     .route('/csp/analyze', analyzeRoutes)
     .route('/uri-reports', reportRoutes)

@@ -24,6 +24,7 @@ import {
 } from './keys';
 import { queryPartition } from './query';
 import { type ReportClearDeps, requestReportClear } from './report-clear';
+import { deleteDomainScriptInventory } from './script-inventory';
 import { updateFields } from './update-fields';
 
 /** The one place a stored item becomes this entity. */
@@ -128,6 +129,7 @@ export async function deleteDomainCascade(deps: ReportClearDeps, domain: Domain)
   // Analyses of the domain that were waiting to crawl no longer hold places in the owner's queue.
   await reconcileWaiting(db, domain.userId);
   await deleteDomainConfigurations(db, domain.id);
+  await deleteDomainScriptInventory(db, domain.id);
   // The uuid first: from here on no new report of the domain is accepted.
   await batchDelete(db, [domainUuidKey(domain.uuid), domainKey(domain.id)]);
 }

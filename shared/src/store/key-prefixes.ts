@@ -17,6 +17,8 @@ export const KEY_PREFIX = {
   reportGuard: 'RGUARD#',
   suspiciousSeen: 'RSUSP#',
   reportClear: 'RCLEAR#',
+  scripts: 'SCRIPTS#',
+  scriptHistory: 'SCRIPTHIST#',
 } as const;
 
 const P = KEY_PREFIX;
