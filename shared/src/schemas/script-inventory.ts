@@ -2,7 +2,7 @@
 // authorization, URL-pattern rules, and the append-only history of each script. The entries themselves are
 // shared/src/watch/inventory.ts; what is written about them over time is `scriptHistoryRowSchema`.
 import * as z from 'zod';
-import { type authorizationRuleSchema, INVENTORY_STATES, inventoryEntrySchema } from '../watch/inventory';
+import { authorizationRuleSchema, INVENTORY_STATES, inventoryEntrySchema } from '../watch/inventory';
 import { SCRIPT_PARTIES, WATCH_LIMITS } from '../watch/snapshot';
 import { URL_PATTERN_MAX_CHARS } from '../watch/url-pattern';
 
@@ -109,13 +109,16 @@ export const scriptViewSchema = inventoryEntrySchema.extend({
 });
 export type ScriptView = z.infer<typeof scriptViewSchema>;
 
-export interface ScriptList {
-  scripts: ScriptView[];
+export const scriptListSchema = z.object({
+  scripts: z.array(scriptViewSchema),
   /** Scripts matching the filters (all pages). */
-  total: number;
-  nextCursor: string | null;
+  total: z.number().int().nonnegative(),
+  nextCursor: z.string().nullable(),
   /** Per state, over the whole inventory. */
-  counts: Record<(typeof INVENTORY_STATES)[number], number>;
-  lastRunAt: string | null;
-  rules: z.infer<typeof authorizationRuleSchema>[];
-}
+  counts: z.record(z.enum(INVENTORY_STATES), z.number().int().nonnegative()),
+  lastRunAt: z.string().nullable(),
+  rules: z.array(authorizationRuleSchema),
+});
+export type ScriptList = z.infer<typeof scriptListSchema>;
+
+export const scriptHistorySchema = z.object({ history: z.array(scriptHistoryRowSchema) });

@@ -1,5 +1,6 @@
 // /domains/:id (spec "Domain detail"): the domain, its running analysis, quick and advanced starts, quick
-// stats, the latest analysis and the history, the CSP rules generator and the security reports panel.
+// stats, the latest analysis and the history, the CSP rules generator, the script inventory and the security
+// reports panel.
 // A team member sees the owner's domain read-only: no start, activate, delete, save or report deletion.
 import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain';
 import { useQueryClient } from '@tanstack/react-query';
@@ -28,6 +29,7 @@ import { DomainOverviewCard } from '@/features/domains/components/domain-overvie
 import { DomainStatusBadge } from '@/features/domains/components/domains-card';
 import { getReportSuggestions } from '@/features/reports/api/get-report-suggestions';
 import { ReportsPanel } from '@/features/reports/components/reports-panel';
+import { ScriptsPanel } from '@/features/scripts/components/scripts-panel';
 import { DISCARDS_UNSAVED } from '@/hooks/use-unsaved-changes-guard';
 import { ApiError } from '@/lib/api-client';
 import { domainsQueryKey } from '@/lib/query-keys';
@@ -152,6 +154,7 @@ export function DomainDetailRoute() {
         readOnly={readOnly}
         loadSuggestions={getReportSuggestions}
       />
+      <ScriptsPanel domainId={d.id} readOnly={readOnly} />
       <ReportsPanel domainId={d.id} readOnly={readOnly} />
     </>
   );
