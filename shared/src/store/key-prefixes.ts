@@ -46,6 +46,8 @@ export const FUNCTION_KEY_PREFIXES = {
     P.suspiciousSeen,
     P.reportClear,
     P.achievements,
+    P.scripts,
+    P.scriptHistory,
   ],
 } as const;
 export type RestrictedFunction = keyof typeof FUNCTION_KEY_PREFIXES;
@@ -54,7 +56,8 @@ export type RestrictedFunction = keyof typeof FUNCTION_KEY_PREFIXES;
  * Of a function's prefixes, the ones it writes; the others it only reads (a function not named here writes
  * all of its own). The report consumer reads the domain and its latest crawl, and changes neither; it
  * deletes what a clearing of a domain's reports deletes (the stored reports, counts, policies, guards and
- * watch items) and advances the clearing's job item.
+ * watch items) and advances the clearing's job item. It adds to a domain's script inventory the scripts
+ * reports name that no crawl saw (watch/inventory-update.ts, recordFieldScripts) and appends their history.
  */
 export const FUNCTION_WRITE_KEY_PREFIXES = {
   reportConsumer: [
@@ -66,5 +69,7 @@ export const FUNCTION_WRITE_KEY_PREFIXES = {
     P.suspiciousSeen,
     P.reportClear,
     P.achievements,
+    P.scripts,
+    P.scriptHistory,
   ],
 } as const satisfies Partial<Record<RestrictedFunction, readonly string[]>>;

@@ -6,6 +6,7 @@ import {
   authorize,
   type InventoryEntry,
   reconcileInventory,
+  reportedScriptUrls,
   withoutRule,
 } from './inventory';
 import type { WatchedScript } from './snapshot';
@@ -190,5 +191,26 @@ describe('rules added and deleted', () => {
     const next = reconcileInventory(any, run('2026-11-08', s(TAG, 'sha384-U')), []);
     expect(next.entries[0]!.state).toBe('authorized');
     expect(next.events[0]).toMatchObject({ type: 'content-changed', state: 'authorized' });
+  });
+});
+
+describe('reportedScriptUrls', () => {
+  it('takes the URLs script directives blocked, once each, and nothing else', () => {
+    const r = (blockedUri: string, violatedDirective: string, effectiveDirective?: string) => ({
+      blockedUri,
+      violatedDirective,
+      effectiveDirective,
+    });
+    expect(
+      reportedScriptUrls([
+        r('https://evil.test/skim.js', 'script-src-elem'),
+        r('https://evil.test/skim.js', 'script-src https://shop.test'),
+        r('https://w.test/worker.js', 'default-src', 'worker-src'),
+        r('inline', 'script-src-elem'),
+        r('eval', 'script-src'),
+        r('https://img.test/a.png', 'img-src'),
+        r('data:text/javascript,1', 'script-src-elem'),
+      ]),
+    ).toEqual(['https://evil.test/skim.js', 'https://w.test/worker.js']);
   });
 });

@@ -275,3 +275,23 @@ export function addFieldScripts(
   }
   return { entries: out, events };
 }
+
+/**
+ * The script URLs a batch of violation reports names: what a script directive (script-src, its -elem and
+ * -attr forms, worker-src) blocked, when it is a URL. `inline`, `eval` and the like name no script.
+ */
+export function reportedScriptUrls(
+  reports: readonly {
+    blockedUri: string;
+    violatedDirective: string;
+    effectiveDirective?: string | undefined;
+  }[],
+): string[] {
+  const urls = new Set<string>();
+  for (const r of reports) {
+    const directive = (r.effectiveDirective ?? r.violatedDirective).split(' ')[0] ?? '';
+    if (!directive.startsWith('script-src') && directive !== 'worker-src') continue;
+    if (r.blockedUri.startsWith('https://') || r.blockedUri.startsWith('http://')) urls.add(r.blockedUri);
+  }
+  return [...urls];
+}

@@ -13,6 +13,7 @@ import type { LocalServer } from '../../local/server';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 import { HttpClient } from '../../testing/http-client';
 import { recordingDb, type Touch } from '../../testing/key-recorder';
+import { sendReport, until } from '../../testing/reports';
 import { itemsMentioning } from '../../testing/user-data';
 import { FIELD_SCRIPTS_PER_DOMAIN, recordFieldScripts, updateInventory } from '../../watch/inventory-update';
 
@@ -355,6 +356,34 @@ describe('scripts only reports named', () => {
     });
     // Not the crawl's to remove.
     expect((await fold(domain.id, run(8, script(APP, 'sha384-A')))).events).toEqual([]);
+  });
+
+  it('come from violation reports sent to the report endpoint', async () => {
+    const { owner, domain } = await ownerWithDomain();
+    await fold(domain.id, run(1, script(APP, 'sha384-A')));
+    const skimmer = 'https://cdn.skim.test/s.js';
+    for (const [blocked, directive] of [
+      [skimmer, 'script-src-elem'],
+      [APP, 'script-src-elem'], // known: not added again
+      ['inline', 'script-src-elem'],
+      ['https://img.test/a.png', 'img-src'],
+    ]) {
+      const res = await sendReport(server.url, domain.uuid, {
+        'document-uri': `${SITE}/checkout`,
+        'violated-directive': directive!,
+        'blocked-uri': blocked!,
+      });
+      expect(res.status).toBe(204);
+    }
+    const shown = await until(
+      async () => (await list(owner, domain.id)).scripts as { key: string; seenBy: string }[],
+      (scripts) => scripts.some((s) => s.key === skimmer),
+    );
+    expect(shown.map((s) => [s.key, s.seenBy])).toEqual([
+      [APP, 'crawl'],
+      [skimmer, 'field'],
+    ]);
+    expect((await history(owner, domain.id, skimmer)).map((r) => r.type)).toEqual(['field-reported']);
   });
 
   it('holds a bounded number of them per domain', async () => {
