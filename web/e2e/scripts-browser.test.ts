@@ -81,13 +81,18 @@ async function screenshots(page: Page, name: string) {
   const dir = process.env.SHOTS_DIR;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
-  const card = await page.$('[data-testid="achievement-continue"]');
-  if (card) await clickUncovered(page, card);
   for (const width of [1440, 390]) {
     await page.setViewport({ width, height: 900 });
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     await page.setViewport({ width, height });
     await page.evaluate(() => window.scrollTo(0, 0));
+    const card = await page
+      .waitForSelector('[data-testid="achievement-continue"]', { timeout: 1500 })
+      .catch(() => null);
+    if (card) {
+      await clickUncovered(page, card);
+      await page.waitForFunction(() => !document.querySelector('[data-testid="achievement-overlay"]'));
+    }
     await new Promise((r) => setTimeout(r, 300));
     const panel = await page.$('[data-testid="scripts-panel"]');
     await panel!.screenshot({ path: join(dir, `${name}-${width}.png`) });

@@ -10,6 +10,9 @@ import type { RunSnapshot, WatchedScript } from '@csp/shared/watch/snapshot';
 import { syntheticRuns } from '@csp/shared/watch/snapshot-factory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../../local/server';
+import { createLogger } from '../../logger';
+import { deleteUserCascade } from '../../store/user-cascade';
+import { getUser } from '../../store/users';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 import { HttpClient } from '../../testing/http-client';
 import { recordingDb, type Touch } from '../../testing/key-recorder';
@@ -322,6 +325,23 @@ describe('the history', () => {
     expect((await mine()).length).toBeGreaterThanOrEqual(5); // script, rule, META, history rows
     expect((await owner.client.delete(`/api/domains/${domain.id}`)).status).toBe(200);
     expect(await mine()).toEqual([]);
+  });
+});
+
+describe('deleting the owner', () => {
+  it('leaves nothing behind when its owner is deleted', async () => {
+    const { owner, domain } = await ownerWithDomain();
+    await fold(domain.id, run(1, script(APP, 'sha384-A')));
+    await owner.client.post(`/api/domains/${domain.id}/scripts/authorize`, {
+      keys: [APP],
+      justification: 'Ours',
+    });
+    const user = await getUser(server.deps.db, owner.user.id);
+    await deleteUserCascade({ ...server.deps, logger: createLogger('silent') }, user!);
+    const left = (await itemsMentioning(server, [domain.id, owner.user.id])).filter((i) =>
+      [KEY_PREFIX.scripts, KEY_PREFIX.scriptHistory].some((p) => String(i.pk).startsWith(p)),
+    );
+    expect(left).toEqual([]);
   });
 });
 
