@@ -253,6 +253,39 @@ describe('review of a domain inventory', () => {
     ]);
   });
 
+  it("loses neither the owner's authorization nor the run when both write the same script at once", async () => {
+    const { owner, domain } = await ownerWithDomain();
+    await fold(domain.id, run(1, script(APP, 'sha384-A')));
+    // The owner authorizes between the run's read of the inventory and its write of the script.
+    let interleaved = false;
+    const db = {
+      ...server.deps.db,
+      doc: {
+        send: async (cmd: { constructor: { name: string }; input: { Item?: { key?: string } } }) => {
+          if (!interleaved && cmd.constructor.name === 'PutCommand' && cmd.input.Item?.key === APP) {
+            interleaved = true;
+            const res = await owner.client.post(`/api/domains/${domain.id}/scripts/authorize`, {
+              keys: [APP],
+              justification: 'Reviewed meanwhile',
+            });
+            expect(res.status).toBe(200);
+          }
+          return server.deps.db.doc.send(cmd as never);
+        },
+      },
+    } as unknown as typeof server.deps.db;
+    const moved = script(APP, 'sha384-A', { pages: [`${SITE}/new`], pageCount: 1 });
+    await updateInventory(db, { domainId: domain.id, snapshot: run(8, moved, script(TAG, 'sha384-T')) });
+    expect(interleaved).toBe(true);
+    const scripts = byKey((await list(owner, domain.id)).scripts);
+    expect(scripts.get(APP)).toMatchObject({
+      state: 'authorized',
+      authorization: { justification: 'Reviewed meanwhile' },
+      pages: [`${SITE}/new`],
+    });
+    expect(scripts.get(TAG)).toMatchObject({ state: 'pending' });
+  });
+
   it('ignores a run folded in twice (a redelivered completion) or older than the last one', async () => {
     const { owner, domain } = await ownerWithDomain();
     const once = run(8, script(APP, 'sha384-A'));
