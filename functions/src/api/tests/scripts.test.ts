@@ -11,6 +11,7 @@ import { syntheticRuns } from '@csp/shared/watch/snapshot-factory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../../local/server';
 import { createLogger } from '../../logger';
+import { listDomainScriptHistory } from '../../store/script-inventory';
 import { deleteUserCascade } from '../../store/user-cascade';
 import { getUser } from '../../store/users';
 import { registeredClient, startTestServer } from '../../testing/api-server';
@@ -342,6 +343,23 @@ describe('the history', () => {
     const onHistory = touched.filter((t) => t.partition.startsWith(KEY_PREFIX.scriptHistory));
     expect(onHistory.length).toBeGreaterThan(0);
     expect(onHistory.filter((t) => !['PutCommand', 'BatchWriteCommand'].includes(t.command))).toEqual([]);
+  });
+
+  it("reads back a domain's rows of a period in the order they happened, rules' rows included", async () => {
+    const { owner, domain } = await ownerWithDomain();
+    await fold(domain.id, run(1, script(APP, 'sha384-A')));
+    await fold(domain.id, run(8, script(APP, 'sha384-B')));
+    await fold(domain.id, run(15));
+    await owner.client.post(`/api/domains/${domain.id}/scripts/rules`, {
+      pattern: `${SITE}/*`,
+      justification: 'Ours',
+    });
+    const rows = await listDomainScriptHistory(server.deps.db, domain.id, {
+      from: '2026-11-05T00:00:00.000Z',
+      to: '9999-12-31T00:00:00.000Z',
+    });
+    expect(rows.map((r) => r.type)).toEqual(['content-changed', 'removed', 'rule-added']);
+    expect(rows[2]).toMatchObject({ pattern: `${SITE}/*`, byName: owner.username, scriptKey: null });
   });
 
   it('leaves nothing behind when the domain is deleted', async () => {
