@@ -342,7 +342,8 @@ describe('CspGeneratorStack with every handler present', () => {
         .filter((a) => /Put|Update|Delete|Write/.test(a) && a.startsWith('dynamodb:')),
     ).toEqual([]);
     // The report consumer reads domains and crawls but writes only its report items, the clearing's job
-    // item (clearing deletes the report items) and achievements.
+    // item (clearing deletes the report items), achievements, and the scripts reports name to the domain's
+    // script inventory (with their history rows).
     const consumerWrites = statementsOf('reportConsumer').filter((st) =>
       actions(st).some((a) => a.startsWith('dynamodb:') && /Put|Update|Delete|Write/.test(a)),
     );
@@ -358,6 +359,8 @@ describe('CspGeneratorStack with every handler present', () => {
           'RSUSP#*',
           'RCLEAR#*',
           'ACHIEVE#*',
+          'SCRIPTS#*',
+          'SCRIPTHIST#*',
         ],
       },
     });

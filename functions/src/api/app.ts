@@ -22,6 +22,7 @@ import { configurationRoutes, domainConfigurationRoutes } from './routes/configu
 import { domainRoutes } from './routes/domains';
 import { domainReportRoutes, reportRoutes } from './routes/reports';
 import { domainScheduleRoutes } from './routes/schedules';
+import { domainScriptRoutes } from './routes/scripts';
 import { invitationRoutes, myTeamRoutes, teamRoutes } from './routes/teams';
 import { userRoutes } from './routes/user';
 
@@ -75,6 +76,7 @@ export function createApiApp(deps: ApiDeps) {
     .route('/domains', domainConfigurationRoutes)
     .route('/domains', domainScheduleRoutes)
     .route('/domains', domainAlertRoutes)
+    .route('/domains', domainScriptRoutes)
     .route('/csp-analyses', analysisRoutes)
     .route('/csp/analyze', analyzeRoutes)
     .route('/uri-reports', reportRoutes)

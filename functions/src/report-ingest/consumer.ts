@@ -18,6 +18,7 @@ import {
   type ReportMessage,
   reportQueueMessageSchema,
 } from '@csp/shared/schemas/report';
+import { reportedScriptUrls } from '@csp/shared/watch/inventory';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { recordAchievementEvent } from '../achievements/record';
 import { newSuspiciousGroups } from '../achievements/suspicious-watch';
@@ -39,6 +40,7 @@ import {
   hitsKey,
 } from '../store/report-counts';
 import { putPolicies, putReports, type StoredReport } from '../store/reports';
+import { recordFieldScripts } from '../watch/inventory-update';
 import { transactionChunks } from './chunks';
 
 interface Delivered {
@@ -93,6 +95,14 @@ export function createReportConsumer(opts: ConsumerOptions) {
       logger.warn('suspicious-group check failed', { domainId, ...errorFields(err) });
       return [];
     });
+    // Scripts the reports name that the inventory does not hold are listed as seen by the field only
+    // (bounded per batch and per domain). Like the achievements, never at the cost of the batch.
+    const scriptUrls = reportedScriptUrls(counted.flatMap((d) => d.message.reports));
+    if (scriptUrls.length > 0) {
+      await recordFieldScripts(db, domain, scriptUrls, new Date(now).toISOString()).catch((err) =>
+        logger.warn('field scripts not recorded', { domainId, ...errorFields(err) }),
+      );
+    }
     await recordAchievementEvent(db, logger, domain.userId, {
       add: { reportsReceived: received },
       firstOnly: { firstReportAt: now },

@@ -26,6 +26,7 @@ import {
 import { queryPartition } from './query';
 import { type ReportClearDeps, requestReportClear } from './report-clear';
 import { deleteSchedule } from './schedules';
+import { deleteDomainScriptInventory } from './script-inventory';
 import { updateFields } from './update-fields';
 
 /** The one place a stored item becomes this entity. */
@@ -132,6 +133,7 @@ export async function deleteDomainCascade(deps: ReportClearDeps, domain: Domain)
   await deleteDomainConfigurations(db, domain.id);
   await deleteSchedule(db, domain.id);
   await deleteDomainAlerts(db, domain.id);
+  await deleteDomainScriptInventory(db, domain.id);
   // The uuid first: from here on no new report of the domain is accepted.
   await batchDelete(db, [domainUuidKey(domain.uuid), domainKey(domain.id)]);
 }

@@ -328,3 +328,44 @@ export const reportingMarkerIndexes = (domainId: string) => ({
  * domain is added, the address changes or the alerts are set.
  */
 export const userContactKey = (userId: string) => ({ pk: `${P.contact}${userId}`, sk: 'CONTACT' });
+
+/*
+ * A domain's script inventory (store/script-inventory.ts): one partition holds its scripts (`S#` and the
+ * SHA-256 of the script's key: keys are URLs up to 2 KB, some from visitors' reports), its authorization
+ * rules (`R#`) and one META item (the last run folded in). Its history is a partition of its own, appended
+ * to and never changed: a script's rows under `S#<hash>#`, a rule's under `R#<rule id>#`, each ending with a
+ * time-sortable id.
+ */
+const scriptHash = (key: string) => createHash('sha256').update(key).digest('base64url');
+export const scriptInventoryPartition = (domainId: string) => `${P.scripts}${domainId}`;
+export const scriptEntryKey = (domainId: string, key: string) => ({
+  pk: scriptInventoryPartition(domainId),
+  sk: `S#${scriptHash(key)}`,
+});
+export const SCRIPT_ENTRY_SK_PREFIX = 'S#';
+export const scriptRuleKey = (domainId: string, ruleId: string) => ({
+  pk: scriptInventoryPartition(domainId),
+  sk: `R#${ruleId}`,
+});
+export const SCRIPT_RULE_SK_PREFIX = 'R#';
+export const scriptInventoryMetaKey = (domainId: string) => ({
+  pk: scriptInventoryPartition(domainId),
+  sk: 'META',
+});
+export const scriptHistoryPartition = (domainId: string) => `${P.scriptHistory}${domainId}`;
+export const scriptHistoryKey = (
+  domainId: string,
+  about: { scriptKey: string } | { ruleId: string },
+  id: string,
+) => ({
+  pk: scriptHistoryPartition(domainId),
+  sk: `${scriptHistoryPrefix(about)}${id}`,
+});
+/** The sort-key prefix of one script's (or one rule's) history rows. */
+export const scriptHistoryPrefix = (about: { scriptKey: string } | { ruleId: string }) =>
+  'scriptKey' in about ? `S#${scriptHash(about.scriptKey)}#` : `R#${about.ruleId}#`;
+/** How many scripts only visitors' reports named a domain's inventory holds (capped: reports are attacker input). */
+export const scriptFieldCounterKey = (domainId: string) => ({
+  pk: scriptInventoryPartition(domainId),
+  sk: 'FIELDCOUNT',
+});

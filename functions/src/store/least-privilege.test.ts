@@ -94,7 +94,7 @@ describe('least privilege of the restricted functions', () => {
     );
     expect(done).toBe('completed');
 
-    // Reports: a missed image and inline code the crawl never saw (judged against its knowledge).
+    // Reports: a missed image, inline code the crawl never saw (judged against its knowledge) and a script.
     const reports: Record<string, string>[] = [
       {
         'document-uri': `${sites.origins.main}/a`,
@@ -107,15 +107,21 @@ describe('least privilege of the restricted functions', () => {
         'blocked-uri': 'inline',
         'script-sample': 'alert(document.cookie)',
       },
+      // A script no crawl saw: listed in the domain's script inventory as seen by the field.
+      {
+        'document-uri': `${sites.origins.main}/`,
+        'violated-directive': 'script-src-elem',
+        'blocked-uri': 'https://skim.example/s.js',
+      },
     ];
     for (const report of reports) {
       expect((await sendReport(server.url, domain.uuid, report)).status).toBe(204);
     }
     const total = await until(
       async () => (await (await client.get(`/api/domains/${domain.id}/uri-reports`)).json()).total,
-      (n) => n >= 2,
+      (n) => n >= 3,
     );
-    expect(total).toBe(2);
+    expect(total).toBe(3);
 
     // Clearing the reports, then deleting the domain: the API only writes the job and sends its message;
     // the consumer deletes the reports, counts and policies and advances the job (and, the domain gone,
@@ -167,6 +173,9 @@ describe('least privilege of the restricted functions', () => {
       expect(touched[fn].filter((t) => t.index)).toEqual([]);
     }
     expect(touched.crawlWriter.some((t) => t.partition.startsWith('ACHIEVE#'))).toBe(true);
+    expect(
+      touched.reportConsumer.some((t) => t.command === 'PutCommand' && t.partition.startsWith('SCRIPTS#')),
+    ).toBe(true);
     expect(touched.crawlCoordinator.some((t) => t.partition.startsWith('RUNSLOTS#'))).toBe(true);
     expect(Object.keys(FUNCTION_KEY_PREFIXES)).not.toContain('crawler');
     // Where a function writes only part of its prefixes, its writes stay there (it reads the others).

@@ -9,7 +9,8 @@ export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
 export const API_TOKEN_SCOPE_LABELS: Record<ApiTokenScope, string> = {
   read: 'Read domains, analyses, reports and configurations',
   'analyses:write': 'Start and delete analyses',
-  'configurations:write': 'Create, change and delete configurations',
+  'configurations:write':
+    'Create, change and delete configurations; authorize scripts and manage their rules',
 };
 
 /** The visible start of every token: secret scanners (and people) recognise a leaked one by it. */

@@ -20,6 +20,8 @@ export const KEY_PREFIX = {
   schedule: 'SCHEDULE#',
   alert: 'ALERT#',
   contact: 'CONTACT#',
+  scripts: 'SCRIPTS#',
+  scriptHistory: 'SCRIPTHIST#',
 } as const;
 
 const P = KEY_PREFIX;
@@ -61,7 +63,10 @@ export const FUNCTION_KEY_PREFIXES = {
     P.suspiciousSeen,
     P.reportClear,
     P.achievements,
-    // Alerts it raises (suspicious inline code) and the domain's "reports arrived" mark.
+    // Scripts reports name that no crawl saw; alerts it raises (suspicious inline code) and the domain's
+    // "reports arrived" mark.
+    P.scripts,
+    P.scriptHistory,
     P.alert,
   ],
 } as const;
@@ -71,7 +76,8 @@ export type RestrictedFunction = keyof typeof FUNCTION_KEY_PREFIXES;
  * Of a function's prefixes, the ones it writes; the others it only reads (a function not named here writes
  * all of its own). The report consumer reads the domain and its latest crawl, and changes neither; it
  * deletes what a clearing of a domain's reports deletes (the stored reports, counts, policies, guards and
- * watch items) and advances the clearing's job item.
+ * watch items) and advances the clearing's job item. It adds to a domain's script inventory the scripts
+ * reports name that no crawl saw (watch/inventory-update.ts, recordFieldScripts) and appends their history.
  */
 export const FUNCTION_WRITE_KEY_PREFIXES = {
   reportConsumer: [
@@ -84,5 +90,7 @@ export const FUNCTION_WRITE_KEY_PREFIXES = {
     P.reportClear,
     P.achievements,
     P.alert,
+    P.scripts,
+    P.scriptHistory,
   ],
 } as const satisfies Partial<Record<RestrictedFunction, readonly string[]>>;

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   type AuthorizationRule,
   addFieldScripts,
+  applyRule,
   authorize,
   type InventoryEntry,
   reconcileInventory,
+  reportedScriptUrls,
+  withoutRule,
 } from './inventory';
 import type { WatchedScript } from './snapshot';
 
@@ -151,5 +154,63 @@ describe('addFieldScripts', () => {
       state: 'pending',
       firstSeen: '2026-11-03',
     });
+  });
+});
+
+describe('rules added and deleted', () => {
+  const rule: AuthorizationRule = {
+    id: 'r9',
+    pattern: 'https://tags.vendor.test/*',
+    anyContent: true,
+    justification: 'Vendor tag, contract 42',
+    by: 'u1',
+    at: '2026-11-03',
+  };
+
+  it('authorizes the pending scripts a new rule matches, and nothing else', () => {
+    const { entries } = reconcileInventory([], run('2026-11-01', s(APP, 'sha384-A'), s(TAG, 'sha384-T')), []);
+    const applied = byKey(applyRule(entries, rule));
+    expect(applied.get(TAG)).toMatchObject({
+      state: 'authorized',
+      authorization: { ruleId: 'r9', digest: 'sha384-T', anyContent: true },
+    });
+    expect(applied.get(APP)!.state).toBe('pending');
+  });
+
+  it('keeps what a deleted rule authorized for its current content only', () => {
+    const { entries } = reconcileInventory([], run('2026-11-01', s(TAG, 'sha384-T')), [rule]);
+    const kept = withoutRule(entries, 'r9');
+    expect(kept[0]).toMatchObject({ state: 'authorized', authorization: { anyContent: false } });
+    const next = reconcileInventory(kept, run('2026-11-08', s(TAG, 'sha384-U')), []);
+    expect(next.entries[0]!.state).toBe('pending');
+  });
+
+  it('authorizes for any content when the reviewer says so', () => {
+    const { entries } = reconcileInventory([], run('2026-11-01', s(TAG, 'sha384-T')), []);
+    const any = authorize(entries, new Set([TAG]), { ...owner, anyContent: true });
+    const next = reconcileInventory(any, run('2026-11-08', s(TAG, 'sha384-U')), []);
+    expect(next.entries[0]!.state).toBe('authorized');
+    expect(next.events[0]).toMatchObject({ type: 'content-changed', state: 'authorized' });
+  });
+});
+
+describe('reportedScriptUrls', () => {
+  it('takes the URLs script directives blocked, once each, and nothing else', () => {
+    const r = (blockedUri: string, violatedDirective: string, effectiveDirective?: string) => ({
+      blockedUri,
+      violatedDirective,
+      effectiveDirective,
+    });
+    expect(
+      reportedScriptUrls([
+        r('https://evil.test/skim.js', 'script-src-elem'),
+        r('https://evil.test/skim.js', 'script-src https://shop.test'),
+        r('https://w.test/worker.js', 'default-src', 'worker-src'),
+        r('inline', 'script-src-elem'),
+        r('eval', 'script-src'),
+        r('https://img.test/a.png', 'img-src'),
+        r('data:text/javascript,1', 'script-src-elem'),
+      ]),
+    ).toEqual(['https://evil.test/skim.js', 'https://w.test/worker.js']);
   });
 });

@@ -70,7 +70,7 @@ export type InventoryEvent =
 const ruleFor = (rules: readonly AuthorizationRule[], url: string | null) =>
   url === null ? undefined : rules.find((r) => matchesUrlPattern(r.pattern, url));
 
-function fromRule(rule: AuthorizationRule, digest: string): Authorization {
+function fromRule(rule: AuthorizationRule, digest: string | null): Authorization {
   return {
     by: rule.by,
     at: rule.at,
@@ -179,11 +179,14 @@ function observedFields(script: WatchedScript, at: string) {
   };
 }
 
-/** Authorizes entries (one justification for many: bulk review) for their current content. */
+/**
+ * Authorizes entries (one justification for many: bulk review) for their current content, or for any
+ * content when `anyContent` (the owner vouches for whatever the URL serves, e.g. a vendor's evergreen tag).
+ */
 export function authorize(
   entries: readonly InventoryEntry[],
   keys: ReadonlySet<string>,
-  by: { userId: string; at: string; justification: string },
+  by: { userId: string; at: string; justification: string; anyContent?: boolean },
 ): InventoryEntry[] {
   return entries.map((e) =>
     keys.has(e.key) && e.state !== 'removed'
@@ -195,10 +198,34 @@ export function authorize(
             at: by.at,
             justification: by.justification,
             digest: e.digest,
-            anyContent: false,
+            anyContent: by.anyContent ?? false,
             ruleId: null,
           },
         }
+      : e,
+  );
+}
+
+/**
+ * A rule just added: the pending scripts its pattern matches are authorized by it now (for their current
+ * content), as later versions will be when a run sees them.
+ */
+export function applyRule(entries: readonly InventoryEntry[], rule: AuthorizationRule): InventoryEntry[] {
+  return entries.map((e) =>
+    e.state === 'pending' && e.url !== null && matchesUrlPattern(rule.pattern, e.url)
+      ? { ...e, state: 'authorized', authorization: fromRule(rule, e.digest) }
+      : e,
+  );
+}
+
+/**
+ * A rule deleted: scripts it authorized stay authorized for the content they have, no longer for any
+ * content (a deleted rule must not keep vouching for what a URL serves next).
+ */
+export function withoutRule(entries: readonly InventoryEntry[], ruleId: string): InventoryEntry[] {
+  return entries.map((e) =>
+    e.authorization?.ruleId === ruleId && e.authorization.anyContent
+      ? { ...e, authorization: { ...e.authorization, anyContent: false } }
       : e,
   );
 }
@@ -247,4 +274,24 @@ export function addFieldScripts(
     events.push({ type: 'field-only', key });
   }
   return { entries: out, events };
+}
+
+/**
+ * The script URLs a batch of violation reports names: what a script directive (script-src, its -elem and
+ * -attr forms, worker-src) blocked, when it is a URL. `inline`, `eval` and the like name no script.
+ */
+export function reportedScriptUrls(
+  reports: readonly {
+    blockedUri: string;
+    violatedDirective: string;
+    effectiveDirective?: string | undefined;
+  }[],
+): string[] {
+  const urls = new Set<string>();
+  for (const r of reports) {
+    const directive = (r.effectiveDirective ?? r.violatedDirective).split(' ')[0] ?? '';
+    if (!directive.startsWith('script-src') && directive !== 'worker-src') continue;
+    if (r.blockedUri.startsWith('https://') || r.blockedUri.startsWith('http://')) urls.add(r.blockedUri);
+  }
+  return [...urls];
 }

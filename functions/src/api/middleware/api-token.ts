@@ -24,6 +24,7 @@ const TOKEN_ROUTES: { method: Method; path: RegExp; scope: ApiTokenScope }[] = [
     path: /^\/api\/domains(\/[^/]+(\/(analyses|csp-configurations|uri-reports|report-suggestions|schedule|alerts|alert-deliveries))?)?$/,
     scope: 'read',
   },
+  { method: 'GET', path: /^\/api\/domains\/[^/]+\/scripts(\/[^/]+\/history)?$/, scope: 'read' },
   { method: 'GET', path: /^\/api\/csp-analyses$/, scope: 'read' },
   { method: 'GET', path: /^\/api\/csp\/analyze\/[^/]+(\/pages)?$/, scope: 'read' },
   { method: 'GET', path: /^\/api\/csp-configurations\/[^/]+\/export$/, scope: 'read' },
@@ -32,6 +33,12 @@ const TOKEN_ROUTES: { method: Method; path: RegExp; scope: ApiTokenScope }[] = [
   // A schedule starts analyses: a pipeline that may start them may schedule them.
   { method: 'WRITE', path: /^\/api\/domains\/[^/]+\/schedule$/, scope: 'analyses:write' },
   { method: 'WRITE', path: /^\/api\/csp-configurations(\/[^/]+)?$/, scope: 'configurations:write' },
+  // Authorizing scripts is configuring what the site may run: the same scope as its policies.
+  {
+    method: 'WRITE',
+    path: /^\/api\/domains\/[^/]+\/scripts\/(authorize|rules(\/[^/]+)?)$/,
+    scope: 'configurations:write',
+  },
 ];
 
 /** The scope a token needs for this request, or null when tokens may not make it at all. */

@@ -1,6 +1,6 @@
 // /domains/:id (spec "Domain detail"): the domain, its running analysis, quick and advanced starts, quick
-// stats, the latest analysis and the history, the schedule, the CSP rules generator, the security reports
-// panel and the alerts.
+// stats, the latest analysis and the history, the schedule, the CSP rules generator, the script inventory,
+// the security reports panel and the alerts.
 // A team member sees the owner's domain read-only: no start, activate, delete, save or report deletion.
 import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain';
 import { useQueryClient } from '@tanstack/react-query';
@@ -31,6 +31,7 @@ import { DomainStatusBadge } from '@/features/domains/components/domains-card';
 import { ScheduleCard } from '@/features/domains/components/schedule-card';
 import { getReportSuggestions } from '@/features/reports/api/get-report-suggestions';
 import { ReportsPanel } from '@/features/reports/components/reports-panel';
+import { ScriptsPanel } from '@/features/scripts/components/scripts-panel';
 import { DISCARDS_UNSAVED } from '@/hooks/use-unsaved-changes-guard';
 import { ApiError } from '@/lib/api-client';
 import { domainsQueryKey } from '@/lib/query-keys';
@@ -156,6 +157,7 @@ export function DomainDetailRoute() {
         readOnly={readOnly}
         loadSuggestions={getReportSuggestions}
       />
+      <ScriptsPanel domainId={d.id} readOnly={readOnly} />
       <ReportsPanel domainId={d.id} readOnly={readOnly} />
       <section aria-labelledby="domain-alerts-title" className="flex min-w-0 flex-col gap-4">
         <h2 id="domain-alerts-title" className="text-lg font-semibold tracking-tight">
