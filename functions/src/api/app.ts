@@ -22,6 +22,7 @@ import { domainRoutes } from './routes/domains';
 import { domainReportRoutes, reportRoutes } from './routes/reports';
 import { invitationRoutes, myTeamRoutes, teamRoutes } from './routes/teams';
 import { userRoutes } from './routes/user';
+import { analysisChangesRoutes, domainChangesRoutes } from './routes/watch-changes';
 
 const limitKb = (kb: number) => limitBody(kb * 1024);
 // Crawl requests may carry a sitemap and configurations a hash-heavy policy; everything else is small.
@@ -71,8 +72,10 @@ export function createApiApp(deps: ApiDeps) {
     .route('/domains', domainRoutes)
     .route('/domains', domainReportRoutes)
     .route('/domains', domainConfigurationRoutes)
+    .route('/domains', domainChangesRoutes)
     .route('/csp-analyses', analysisRoutes)
     .route('/csp/analyze', analyzeRoutes)
+    .route('/csp/analyze', analysisChangesRoutes)
     .route('/uri-reports', reportRoutes)
     .route('/csp-configurations', configurationRoutes)
     .route('/teams', teamRoutes)

@@ -13,6 +13,8 @@ import { putCrawledPages } from '../store/crawled-pages';
 import type { Db } from '../store/db';
 import { putKnowledge, unpackKnowledge } from '../store/knowledge';
 import { runTokenDigest } from '../store/run-token';
+import { onAnalysisCompleted } from '../watch/on-completed';
+import { unpackSnapshot } from '../watch/snapshot-pack';
 import {
   type CompletedRun,
   type ProgressReport,
@@ -49,7 +51,7 @@ export async function handleWriterRequest(db: Db, logger: Logger, raw: unknown):
   const request = parsed.data;
   if (
     request.op === 'complete' &&
-    JSON.stringify({ ...request.result, knowledge: null, crawledPages: null }).length >
+    JSON.stringify({ ...request.result, knowledge: null, crawledPages: null, watch: null }).length >
       WRITER_LIMITS.resultChars
   ) {
     return { ok: false, message: 'The result is too large for the analysis' };
@@ -116,6 +118,11 @@ async function complete(db: Db, logger: Logger, id: string, runId: string, resul
     const knowledge = unpackKnowledge(Buffer.from(result.knowledge, 'base64'));
     if (knowledge) await putKnowledge(db, { ...knowledge, analysisId: id });
     else log.warn('crawl knowledge refused: not a valid packed knowledge');
+  }
+  if (analysis.domainId && result.watch) {
+    const snapshot = unpackSnapshot(Buffer.from(result.watch, 'base64'));
+    if (snapshot) await onAnalysisCompleted(db, log, analysis, snapshot);
+    else log.warn('watch snapshot refused: not a valid packed snapshot');
   }
   return true;
 }

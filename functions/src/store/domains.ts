@@ -21,8 +21,9 @@ import {
   domainUuidKey,
   knowledgeKey,
   userDomainsPartition,
+  watchRunsPartition,
 } from './keys';
-import { queryPartition } from './query';
+import { queryPartition, queryTable } from './query';
 import { type ReportClearDeps, requestReportClear } from './report-clear';
 import { updateFields } from './update-fields';
 
@@ -128,6 +129,7 @@ export async function deleteDomainCascade(deps: ReportClearDeps, domain: Domain)
   // Analyses of the domain that were waiting to crawl no longer hold places in the owner's queue.
   await reconcileWaiting(db, domain.userId);
   await deleteDomainConfigurations(db, domain.id);
+  await batchDelete(db, await queryTable(db, watchRunsPartition(domain.id)));
   // The uuid first: from here on no new report of the domain is accepted.
   await batchDelete(db, [domainUuidKey(domain.uuid), domainKey(domain.id)]);
 }

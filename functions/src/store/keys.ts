@@ -254,3 +254,10 @@ export const invitationIndexes = (teamId: string, id: string) => ({
 export const teamInvitationsPartition = (teamId: string) => `TEAM#${teamId}#INVITATION`;
 /** Finds an invitation by its token and keeps tokens unique. */
 export const invitationTokenKey = (token: string) => ({ pk: `INVITETOKEN#${token}`, sk: 'GUARD' });
+
+/** A domain's watched runs, one item per completed analysis (ids sort by time: the latest is the last). */
+export const watchRunsPartition = (domainId: string) => `${P.watchRun}${domainId}`;
+export const watchRunKey = (domainId: string, analysisId: string) => ({
+  pk: watchRunsPartition(domainId),
+  sk: `RUN#${analysisId}`,
+});

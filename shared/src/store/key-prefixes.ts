@@ -17,6 +17,8 @@ export const KEY_PREFIX = {
   reportGuard: 'RGUARD#',
   suspiciousSeen: 'RSUSP#',
   reportClear: 'RCLEAR#',
+  /** A domain's watched runs: each completed analysis' snapshot and what changed since the one before. */
+  watchRun: 'WATCHRUN#',
 } as const;
 
 const P = KEY_PREFIX;
@@ -30,7 +32,7 @@ const P = KEY_PREFIX;
  */
 export const FUNCTION_KEY_PREFIXES = {
   crawlCoordinator: [P.analysis, P.runSlots, P.crawlQuota],
-  crawlWriter: [P.analysis, P.crawlQuota, P.domainRun, P.achievements],
+  crawlWriter: [P.analysis, P.crawlQuota, P.domainRun, P.achievements, P.watchRun, P.domain],
   crawlDeadLetter: [P.analysis, P.crawlQuota, P.domainRun],
   reportIngest: [P.domainUuid, P.domain],
   reportConsumer: [
@@ -55,6 +57,8 @@ export type RestrictedFunction = keyof typeof FUNCTION_KEY_PREFIXES;
  * watch items) and advances the clearing's job item.
  */
 export const FUNCTION_WRITE_KEY_PREFIXES = {
+  // The writer reads the domain's saved configurations (drift: what the site should serve), never writes them.
+  crawlWriter: [P.analysis, P.crawlQuota, P.domainRun, P.achievements, P.watchRun],
   reportConsumer: [
     P.report,
     P.reportCount,

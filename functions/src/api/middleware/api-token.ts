@@ -21,11 +21,11 @@ const TOKEN_ROUTES: { method: Method; path: RegExp; scope: ApiTokenScope }[] = [
   { method: 'GET', path: /^\/api\/user$/, scope: 'read' },
   {
     method: 'GET',
-    path: /^\/api\/domains(\/[^/]+(\/(analyses|csp-configurations|uri-reports|report-suggestions))?)?$/,
+    path: /^\/api\/domains(\/[^/]+(\/(analyses|csp-configurations|uri-reports|report-suggestions|changes))?)?$/,
     scope: 'read',
   },
   { method: 'GET', path: /^\/api\/csp-analyses$/, scope: 'read' },
-  { method: 'GET', path: /^\/api\/csp\/analyze\/[^/]+(\/pages)?$/, scope: 'read' },
+  { method: 'GET', path: /^\/api\/csp\/analyze\/[^/]+(\/pages|\/changes)?$/, scope: 'read' },
   { method: 'GET', path: /^\/api\/csp-configurations\/[^/]+\/export$/, scope: 'read' },
   { method: 'WRITE', path: /^\/api\/csp-analyses$/, scope: 'analyses:write' },
   { method: 'WRITE', path: /^\/api\/csp\/analyze$/, scope: 'analyses:write' },
