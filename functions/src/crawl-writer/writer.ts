@@ -6,7 +6,7 @@
 // own that only the crawler may invoke; locally the same code runs in-process behind the same interface.
 import { judgeRun } from '@csp/shared/analyses/outcome';
 import { recordAchievementEvent } from '../achievements/record';
-import type { Logger } from '../logger';
+import { errorFields, type Logger } from '../logger';
 import { getAnalysis } from '../store/analyses';
 import { completeAnalysis, failAnalysis, updateProgress } from '../store/analysis-runs';
 import { putCrawledPages } from '../store/crawled-pages';
@@ -121,8 +121,14 @@ async function complete(db: Db, logger: Logger, id: string, runId: string, resul
   }
   if (analysis.domainId && result.watch) {
     const snapshot = unpackSnapshot(Buffer.from(result.watch, 'base64'));
-    if (snapshot) await onAnalysisCompleted(db, log, analysis, snapshot);
-    else log.warn('watch snapshot refused: not a valid packed snapshot');
+    if (!snapshot) log.warn('watch snapshot refused: not a valid packed snapshot');
+    else {
+      // The analysis is completed whatever happens here: a failure is logged, not retried with the crawl
+      // (a redelivered crawl finds the analysis completed and writes nothing).
+      await onAnalysisCompleted(db, log, analysis, snapshot).catch((error: unknown) =>
+        log.error('watch step after the analysis failed', errorFields(error)),
+      );
+    }
   }
   return true;
 }

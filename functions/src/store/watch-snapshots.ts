@@ -85,7 +85,8 @@ export async function previousSnapshot(
       },
       ScanIndexForward: false,
       Limit: 1,
-      ProjectionExpression: 'pk, sk, snapshot',
+      ProjectionExpression: 'pk, sk, #snapshot',
+      ExpressionAttributeNames: { '#snapshot': 'snapshot' },
     }),
   );
   const item = res.Items?.[0];
@@ -97,14 +98,19 @@ function toRun(item: Record<string, unknown>): WatchRun {
   return { ...summary, ...(unpackChanges(changes) ?? { changes: null, drift: null, truncated: false }) };
 }
 
-const LISTED = 'pk, sk, analysisId, domainId, completedAt, previousAnalysisId, counts, changes';
+// Everything but the snapshot, under names (several of them are DynamoDB reserved words).
+const LISTED_FIELDS = ['analysisId', 'domainId', 'completedAt', 'previousAnalysisId', 'counts', 'changes'];
+const LISTED = {
+  ProjectionExpression: ['pk', 'sk', ...LISTED_FIELDS.map((f) => `#${f}`)].join(', '),
+  ExpressionAttributeNames: Object.fromEntries(LISTED_FIELDS.map((f) => [`#${f}`, f])),
+};
 
 export async function getWatchRun(db: Db, domainId: string, analysisId: string): Promise<WatchRun | null> {
   const res = await db.doc.send(
     new GetCommand({
       TableName: db.table,
       Key: watchRunKey(domainId, analysisId),
-      ProjectionExpression: LISTED,
+      ...LISTED,
     }),
   );
   return res.Item ? toRun(res.Item) : null;
@@ -133,7 +139,7 @@ export async function listWatchRuns(
         },
         ScanIndexForward: false,
         Limit: page.limit + 1 - runs.length,
-        ProjectionExpression: LISTED,
+        ...LISTED,
         ExclusiveStartKey: start,
       }),
     );
