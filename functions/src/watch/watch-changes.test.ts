@@ -17,7 +17,7 @@ describe('changes between runs', () => {
   it('the second run names the changed script, the fourth party with its initiator, the dropped header, and drift', async () => {
     const APP_V1 = 'window.app = 1;';
     const APP_V2 = 'window.app = 2; // new release';
-    const site = { app: APP_V1, tag: 'window.tag = 1;', csp: true };
+    const site = { app: APP_V1, tag: 'window.tag = 1;', worker: 'self.v = 1;', csp: true };
     let policy = '';
     live.sites = await startFixtureSites({
       mainOnly: (o) => {
@@ -25,7 +25,7 @@ describe('changes between runs', () => {
         const page = (links: string, csp: () => boolean): FixtureResponse => {
           const response: FixtureResponse = {
             type: 'text/html',
-            body: `<!doctype html><title>p</title><script src="/app.js"></script><script src="${o.cdn}/tag.js"></script><script>window.inline = 1</script>${links}`,
+            body: `<!doctype html><title>p</title><script src="/app.js"></script><script src="${o.cdn}/tag.js"></script><script>window.inline = 1; new Worker('/w.js')</script>${links}`,
           };
           // The headers are read at each request: a getter lets the test drop the CSP between runs.
           Object.defineProperty(response, 'headers', {
@@ -40,9 +40,10 @@ describe('changes between runs', () => {
           '/': page('<a href="/b">b</a>', () => true),
           '/b': page('', () => site.csp),
           '/app.js': { type: 'text/javascript', body: () => site.app },
+          '/w.js': { type: 'text/javascript', body: () => site.worker },
         };
       },
-      extraRoutes: (o) => ({
+      extraRoutes: () => ({
         cdn: { '/tag.js': { type: 'text/javascript', body: () => site.tag } },
         api: { '/pixel.js': { type: 'text/javascript', body: 'window.pixel = 1;' } },
       }),
@@ -89,6 +90,7 @@ describe('changes between runs', () => {
     expect(saved.status, await saved.clone().text()).toBe(201);
 
     site.app = APP_V2;
+    site.worker = 'self.v = 2;';
     site.tag = `var s = document.createElement('script'); s.src = '${origins.api}/pixel.js'; document.head.appendChild(s);`;
     site.csp = false;
     const second = await analyse();
@@ -104,10 +106,17 @@ describe('changes between runs', () => {
     // The first-party script's content changed (the digests are those of the bodies served), and so did
     // the third party's.
     const changed = new Map(scripts.changed.map((c: { after: { key: string } }) => [c.after.key, c]));
-    expect([...changed.keys()].sort()).toEqual([`${origins.main}/app.js`, `${origins.cdn}/tag.js`].sort());
+    expect([...changed.keys()].sort()).toEqual(
+      [`${origins.main}/app.js`, `${origins.cdn}/tag.js`, `${origins.main}/w.js`].sort(),
+    );
     expect(changed.get(`${origins.main}/app.js`)).toEqual({
       before: expect.objectContaining({ digest: sri(APP_V1), party: 'first', pageCount: 2 }),
       after: expect.objectContaining({ digest: sri(APP_V2), party: 'first', pageCount: 2 }),
+    });
+    // A worker's script is read from the worker's own target.
+    expect(changed.get(`${origins.main}/w.js`)).toEqual({
+      before: expect.objectContaining({ kind: 'worker', digest: sri('self.v = 1;'), party: 'first' }),
+      after: expect.objectContaining({ kind: 'worker', digest: sri('self.v = 2;'), party: 'first' }),
     });
     expect(changed.get(`${origins.cdn}/tag.js`)).toMatchObject({
       after: { party: 'third', initiator: null },
@@ -142,7 +151,7 @@ describe('changes between runs', () => {
     });
     expect(run.counts).toMatchObject({
       scriptsAdded: 1,
-      scriptsChanged: 2,
+      scriptsChanged: 3,
       scriptsRemoved: 0,
       headerChanges: 1,
       drift: 'differs',
