@@ -1,11 +1,14 @@
 // The changes API over HTTP on DynamoDB Local: the owner, a team member and a read-scoped API token read a
-// domain's timeline and an analysis' changes; someone else gets a 404; a bad page query a 400 with its reason.
+// domain's timeline and an analysis' changes; someone else gets a 404; a bad page query a 400 with its reason;
+// the domain's deletion removes its runs.
 // (What the runs hold is proved on real crawls in watch/watch-changes.test.ts.)
 import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../../local/server';
 import { createAnalysis } from '../../store/analyses';
 import { failAnalysis } from '../../store/analysis-runs';
+import { watchRunsPartition } from '../../store/keys';
+import { queryTable } from '../../store/query';
 import { putWatchRun } from '../../store/watch-snapshots';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 import { HttpClient } from '../../testing/http-client';
@@ -119,5 +122,10 @@ describe('changes API', () => {
     const badCursor = await owner.client.get(`/api/domains/${domain.id}/changes?cursor=RUN%23x`);
     expect(badCursor.status).toBe(400);
     expect((await badCursor.json()).message).toContain('cursor is not valid');
+
+    // The domain's deletion takes its watched runs with it.
+    expect(await queryTable(db, watchRunsPartition(domain.id))).toHaveLength(2);
+    expect((await owner.client.delete(`/api/domains/${domain.id}`)).status).toBe(200);
+    expect(await queryTable(db, watchRunsPartition(domain.id))).toEqual([]);
   });
 });
