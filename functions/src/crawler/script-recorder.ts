@@ -46,6 +46,8 @@ export class ScriptRecorder {
   private scripts = new Map<string, PageScript>();
   /** Request id (per session) → its URL and initiator, from requestWillBeSent. */
   private requests = new Map<string, { url: string; initiator: string | null }>();
+  /** URL → the initiator of its first request this visit. */
+  private initiators = new Map<string, string | null>();
   private reads: Promise<void>[] = [];
   private running = 0;
   private queue: (() => Promise<void>)[] = [];
@@ -54,6 +56,7 @@ export class ScriptRecorder {
   reset(): void {
     this.scripts.clear();
     this.requests.clear();
+    this.initiators.clear();
     this.reads = [];
     this.queue = [];
     this.visit++;
@@ -65,15 +68,17 @@ export class ScriptRecorder {
       'Network.requestWillBeSent',
       (event: {
         requestId: string;
+        type?: string;
         documentURL: string;
         request: { url: string };
         initiator?: Initiator;
       }) => {
-        if (this.requests.size >= PAGE_SCRIPTS_MAX * 4) return;
-        this.requests.set(`${context}:${event.requestId}`, {
-          url: event.request.url,
-          initiator: initiatorScript(event.initiator, event.documentURL),
-        });
+        // Scripts, and what a worker's own script is requested as; images, styles, fetches are not kept.
+        if (event.type !== undefined && event.type !== 'Script' && event.type !== 'Other') return;
+        if (this.requests.size >= PAGE_SCRIPTS_MAX * 2) return;
+        const initiator = initiatorScript(event.initiator, event.documentURL);
+        this.requests.set(`${context}:${event.requestId}`, { url: event.request.url, initiator });
+        if (!this.initiators.has(event.request.url)) this.initiators.set(event.request.url, initiator);
       },
     );
     const types = new Map<string, string>();
@@ -87,18 +92,21 @@ export class ScriptRecorder {
         if (!this.requests.has(id)) this.requests.set(id, { url: event.response.url, initiator: null });
       },
     );
+    session.on('Network.loadingFailed', (event: { requestId: string }) => types.delete(event.requestId));
     session.on('Network.loadingFinished', (event: { requestId: string }) => {
       const kind = types.get(event.requestId);
       if (!kind) return;
       types.delete(event.requestId);
       const request = this.requests.get(`${context}:${event.requestId}`);
       if (!request || !/^https?:/i.test(request.url)) return;
-      this.add({
+      const added = this.add({
         kind: kind as 'worker' | 'external',
         url: request.url,
         digest: null,
         initiator: request.initiator,
       });
+      // One read per script and visit, and none beyond the cap: a page cannot queue reads without end.
+      if (!added) return;
       const visit = this.visit;
       this.read(async () => {
         const body = (await session.send('Network.getResponseBody', { requestId: event.requestId })) as {
@@ -112,16 +120,12 @@ export class ScriptRecorder {
     });
   }
 
-  /** The initiator recorded for a URL this visit requested (for scripts only the page's policy saw). */
-  private initiatorOf(url: string): string | null {
-    for (const r of this.requests.values()) if (r.url === url) return r.initiator;
-    return null;
-  }
-
-  private add(script: PageScript): void {
+  /** Whether the script is new to this visit (and within the cap). */
+  private add(script: PageScript): boolean {
     const key = script.url?.slice(0, WATCH_LIMITS.urlChars) ?? `${script.kind}:${script.digest}`;
-    if (this.scripts.has(key) || this.scripts.size >= PAGE_SCRIPTS_MAX) return;
+    if (this.scripts.has(key) || this.scripts.size >= PAGE_SCRIPTS_MAX) return false;
     this.scripts.set(key, { ...script, url: script.url?.slice(0, WATCH_LIMITS.urlChars) ?? null });
+    return true;
   }
 
   private read(task: () => Promise<void>): void {
@@ -166,7 +170,7 @@ export class ScriptRecorder {
           kind: worker ? 'worker' : 'external',
           url,
           digest: null,
-          initiator: this.initiatorOf(url),
+          initiator: this.initiators.get(url) ?? null,
         });
       }
     }
