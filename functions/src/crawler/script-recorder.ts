@@ -11,6 +11,11 @@ import type { CDPSession } from 'puppeteer-core';
 import { javascriptUrlText } from './classify';
 import type { InstrumentItem } from './instrument';
 
+/**
+ * Scripts with a URL kept per visit: the rest of PAGE_SCRIPTS_MAX stays for inline code and handlers, which
+ * are added last (a page that loads scripts without end must not push its own inline code out).
+ */
+export const PAGE_URL_SCRIPTS_MAX = Math.floor(PAGE_SCRIPTS_MAX * 0.8);
 /** How long collecting waits for bodies still being read. */
 const BODY_WAIT_MS = 3_000;
 /** Bodies read at once (each is a CDP round trip holding the body in memory). */
@@ -52,11 +57,13 @@ export class ScriptRecorder {
   private running = 0;
   private queue: (() => Promise<void>)[] = [];
   private visit = 0;
+  private urlScripts = 0;
 
   reset(): void {
     this.scripts.clear();
     this.requests.clear();
     this.initiators.clear();
+    this.urlScripts = 0;
     this.reads = [];
     this.queue = [];
     this.visit++;
@@ -124,6 +131,7 @@ export class ScriptRecorder {
   private add(script: PageScript): boolean {
     const key = script.url?.slice(0, WATCH_LIMITS.urlChars) ?? `${script.kind}:${script.digest}`;
     if (this.scripts.has(key) || this.scripts.size >= PAGE_SCRIPTS_MAX) return false;
+    if (script.url !== null && ++this.urlScripts > PAGE_URL_SCRIPTS_MAX) return false;
     this.scripts.set(key, { ...script, url: script.url?.slice(0, WATCH_LIMITS.urlChars) ?? null });
     return true;
   }
