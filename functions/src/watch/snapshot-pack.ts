@@ -5,7 +5,9 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { RunChanges } from '@csp/shared/watch/compare';
 import type { Drift } from '@csp/shared/watch/drift';
-import { type RunSnapshot, runSnapshotSchema } from '@csp/shared/watch/snapshot';
+import { SECURITY_HEADERS } from '@csp/shared/watch/security-headers';
+import { type RunSnapshot, runSnapshotSchema, watchedScriptSchema } from '@csp/shared/watch/snapshot';
+import * as z from 'zod';
 
 /** The snapshot packed (with the changes beside it, the item stays well under 400 KB). */
 export const MAX_PACKED_SNAPSHOT_BYTES = 200 * 1024;
@@ -24,13 +26,14 @@ export function packSnapshot(snapshot: RunSnapshot): Buffer {
     s = { ...s, scripts: s.scripts.map((x) => ({ ...x, pages: x.pages.slice(0, pagesPerScript) })) };
     data = pack(s);
   }
-  while (data.length > MAX_PACKED_SNAPSHOT_BYTES && s.scripts.length > 0) {
+  // Then scripts (the least widely seen go) and pages' headers together, so neither pushes the other out.
+  while (data.length > MAX_PACKED_SNAPSHOT_BYTES && (s.scripts.length > 0 || s.headers.length > 0)) {
     const kept = [...s.scripts].sort((a, b) => b.pageCount - a.pageCount);
-    s = { ...s, scripts: kept.slice(0, Math.floor(kept.length * 0.7)) };
-    data = pack(s);
-  }
-  while (data.length > MAX_PACKED_SNAPSHOT_BYTES && s.headers.length > 0) {
-    s = { ...s, headers: s.headers.slice(0, Math.floor(s.headers.length * 0.7)) };
+    s = {
+      ...s,
+      scripts: kept.slice(0, Math.floor(kept.length * 0.7)),
+      headers: s.headers.slice(0, Math.floor(s.headers.length * 0.7)),
+    };
     data = pack(s);
   }
   return data;
@@ -91,8 +94,51 @@ function cutChanges(v: StoredChanges, keep: number): StoredChanges {
   };
 }
 
-/** Written by this code only (the writer), so read back without a schema of its own. */
+const directiveDiffSchema = z.object({
+  directive: z.string(),
+  change: z.enum(['added', 'removed', 'changed']),
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+});
+const storedChangesSchema = z.object({
+  changes: z
+    .object({
+      scripts: z.object({
+        added: z.array(watchedScriptSchema),
+        changed: z.array(z.object({ before: watchedScriptSchema, after: watchedScriptSchema })),
+        removed: z.array(watchedScriptSchema),
+      }),
+      origins: z.array(directiveDiffSchema),
+      policy: z.array(directiveDiffSchema),
+      headers: z.array(
+        z.object({
+          header: z.enum(SECURITY_HEADERS),
+          change: z.enum(['added', 'removed', 'changed']),
+          before: z.string().nullable(),
+          after: z.string().nullable(),
+          pages: z.array(z.string()),
+        }),
+      ),
+    })
+    .nullable(),
+  drift: z
+    .object({
+      state: z.enum(['matches', 'differs', 'none-served']),
+      header: z.enum(['content-security-policy', 'content-security-policy-report-only']),
+      variants: z.array(
+        z.object({
+          served: z.string().nullable(),
+          pages: z.array(z.string()),
+          differences: z.array(directiveDiffSchema),
+        }),
+      ),
+    })
+    .nullable(),
+  truncated: z.boolean(),
+}) satisfies z.ZodType<StoredChanges>;
+
+/** The stored changes, or null when the bytes are not a valid record of them. */
 export function unpackChanges(data: Uint8Array): StoredChanges | null {
-  const value = unpackJson(data);
-  return value && typeof value === 'object' ? (value as StoredChanges) : null;
+  const parsed = storedChangesSchema.safeParse(unpackJson(data));
+  return parsed.success ? parsed.data : null;
 }
