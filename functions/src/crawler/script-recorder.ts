@@ -58,6 +58,8 @@ export class ScriptRecorder {
   private queue: (() => Promise<void>)[] = [];
   private visit = 0;
   private urlScripts = 0;
+  /** Digests read by this tab, by URL, kept across visits (bounded by WATCH_LIMITS.scripts). */
+  private readonly known = new Map<string, string>();
 
   reset(): void {
     this.scripts.clear();
@@ -106,23 +108,27 @@ export class ScriptRecorder {
       types.delete(event.requestId);
       const request = this.requests.get(`${context}:${event.requestId}`);
       if (!request || !/^https?:/i.test(request.url)) return;
+      const known = this.known.get(request.url) ?? null;
       const added = this.add({
         kind: kind as 'worker' | 'external',
         url: request.url,
-        digest: null,
+        digest: known,
         initiator: request.initiator,
       });
-      // One read per script and visit, and none beyond the cap: a page cannot queue reads without end.
-      if (!added) return;
+      // One read per script URL and tab (the same bundle on every page is read once), and none beyond the
+      // cap: a page cannot queue reads without end.
+      if (!added || known) return;
       const visit = this.visit;
       this.read(async () => {
         const body = (await session.send('Network.getResponseBody', { requestId: event.requestId })) as {
           body: string;
           base64Encoded: boolean;
         };
+        const digest = sha384(Buffer.from(body.body, body.base64Encoded ? 'base64' : 'utf8'));
+        if (this.known.size < WATCH_LIMITS.scripts) this.known.set(request.url, digest);
         if (visit !== this.visit) return;
         const script = this.scripts.get(request.url.slice(0, WATCH_LIMITS.urlChars));
-        if (script) script.digest = sha384(Buffer.from(body.body, body.base64Encoded ? 'base64' : 'utf8'));
+        if (script) script.digest = digest;
       });
     });
   }
