@@ -97,6 +97,8 @@ export interface TabCaptureOptions extends InterceptionOptions {
   settle?: Partial<SettleOptions>;
   /** Act on each page after load (ms of budget); 0 turns interaction off. */
   interactionBudgetMs?: number;
+  /** Record the scripts each page ran with their digests, for the watch (VisitResult.watch). */
+  recordScripts?: boolean;
   /** The tab's window when not the browser's default (the stability re-render uses another one). */
   viewport?: Viewport;
 }
@@ -154,7 +156,7 @@ export class TabCapture {
     client.on('Fetch.requestPaused', (event: PausedEvent) => void interception.onPaused(client, event, true));
     this.instrument.listen(client);
     this.network.watch(client, 'page', null);
-    this.scripts.watch(client, 'page', null);
+    if (this.options.recordScripts) this.scripts.watch(client, 'page', null);
     client.on('Page.frameNavigated', (event: { frame: { id: string; parentId?: string; url: string } }) => {
       if (event.frame.parentId) return;
       this.committed = true;
@@ -190,7 +192,8 @@ export class TabCapture {
     const type = event.targetInfo.type;
     if (isWorkerType(type)) {
       this.network.watch(child, type, event.targetInfo.url);
-      this.scripts.watch(child, `${type}:${event.sessionId}`, event.targetInfo.url);
+      if (this.options.recordScripts)
+        this.scripts.watch(child, `${type}:${event.sessionId}`, event.targetInfo.url);
       child.on('Target.attachedToTarget', (nested: AttachedEvent) => void this.onAttached(child, nested));
       // A worker can send what a click asked it to: its requests are paused too (writes answered while
       // acting). Sent before the worker runs, so none of its requests slips past.
@@ -313,17 +316,19 @@ export class TabCapture {
         ? [{ url: o.url, worker: o.directive === 'worker-src' }]
         : [],
     );
-    const watch = {
-      headers: interception.securityHeaders.get(finalUrl) ?? interception.securityHeaders.get(url) ?? {},
-      scripts: await this.scripts.collect(this.instrument.items, reported),
-    };
+    const watch = this.options.recordScripts
+      ? {
+          headers: interception.securityHeaders.get(finalUrl) ?? interception.securityHeaders.get(url) ?? {},
+          scripts: await this.scripts.collect(this.instrument.items, reported),
+        }
+      : undefined;
     return {
       url,
       finalUrl,
       status,
       contentType: base.contentType,
       observations,
-      watch,
+      ...(watch ? { watch } : {}),
       violations: this.instrument.items.filter((i) => i.k === 'violation'),
       links: links.filter((l) => typeof l === 'string'),
       icons: icons.ok ? iconHrefs(icons.value) : [],

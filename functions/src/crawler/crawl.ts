@@ -298,7 +298,8 @@ export async function runCrawl(
     };
 
     const worker = async () => {
-      const tab = session.tabWorker(tabOptions);
+      // Only the crawl proper records scripts for the watch (the re-render and verification need none).
+      const tab = session.tabWorker({ ...tabOptions, recordScripts: true });
       try {
         for (;;) {
           if (state.pagesDone >= job.maxPages) return;
