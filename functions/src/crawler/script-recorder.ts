@@ -138,7 +138,12 @@ export class ScriptRecorder {
     const key = script.url?.slice(0, WATCH_LIMITS.urlChars) ?? `${script.kind}:${script.digest}`;
     if (this.scripts.has(key) || this.scripts.size >= PAGE_SCRIPTS_MAX) return false;
     if (script.url !== null && ++this.urlScripts > PAGE_URL_SCRIPTS_MAX) return false;
-    this.scripts.set(key, { ...script, url: script.url?.slice(0, WATCH_LIMITS.urlChars) ?? null });
+    // Cut to what the crawl state's schema takes: an endless URL must not make the state unloadable.
+    this.scripts.set(key, {
+      ...script,
+      url: script.url?.slice(0, WATCH_LIMITS.urlChars) ?? null,
+      initiator: script.initiator?.slice(0, WATCH_LIMITS.urlChars) ?? null,
+    });
     return true;
   }
 

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCrawl } from './crawl';
 import { type FixtureSites, startFixtureSites } from './fixtures/sites';
 import { PAGE_URL_SCRIPTS_MAX } from './script-recorder';
+import { parseCrawlState } from './state';
 
 const sri = (text: string) => `sha384-${createHash('sha384').update(text).digest('base64')}`;
 let sites: FixtureSites | undefined;
@@ -24,6 +25,8 @@ describe('watch capture', () => {
       "for (let i = 0; i < 1500; i++) { const s = document.createElement('script'); s.src = '/s.js?i=' + i; document.head.appendChild(s); }";
     const HANDLER = 'window.clicked = true';
     const LIB = 'window.lib = 1;';
+    // A script with a 5,000-character URL that loads another: both URLs are cut, the initiator too.
+    const LOADER = `/loader.js?pad=${'x'.repeat(5_000)}`;
     const csp = `default-src 'self'; script-src 'self' 'unsafe-inline' ${Array.from({ length: 450 }, (_, i) => `https://h${i}.example`).join(' ')}`;
     // Over the cut, under Node's 16 KB response-header limit (the crawler's own fetches of the site use it).
     expect(csp.length).toBeGreaterThan(SECURITY_HEADER_MAX_CHARS);
@@ -36,18 +39,24 @@ describe('watch capture', () => {
             'x-content-type-options': 'nosniff',
             'x-other': 'kept out',
           },
-          body: `<!doctype html><title>hostile</title><script src="/lib.js"></script><script>${INLINE}</script><button onclick="${HANDLER}">go</button>`,
+          body: `<!doctype html><title>hostile</title><script src="/lib.js"></script><script src="${LOADER}"></script><script>${INLINE}</script><button onclick="${HANDLER}">go</button>`,
         },
         '/lib.js': { type: 'text/javascript', body: LIB },
+        '/loader.js': {
+          type: 'text/javascript',
+          body: "const l = document.createElement('script'); l.src = '/s.js?from=loader'; document.head.appendChild(l);",
+        },
         '/s.js': { type: 'text/javascript', body: 'void 0;' },
       }),
     });
     const origin = sites.origins.main;
-    const { state } = await runCrawl({ url: `${origin}/`, maxPages: 1, crawlDelay: 0 }, null, {
+    const { state: crawled } = await runCrawl({ url: `${origin}/`, maxPages: 1, crawlDelay: 0 }, null, {
       deadline: Date.now() + 120_000,
       allowPrivateTargets: true,
       rerender: false,
     });
+    // What the crawl recorded survives its checkpoint (the state is parsed when a run continues).
+    const state = parseCrawlState(JSON.parse(JSON.stringify(crawled)));
     expect(state.errors).toEqual([]);
     expect(state.watch).toHaveLength(1);
     const [page] = state.watch;
@@ -67,6 +76,12 @@ describe('watch capture', () => {
     // Written by the page's own inline code: no script URL to name as initiator.
     const written = page?.scripts.find((s) => s.url === `${origin}/s.js?i=0`);
     expect(written).toMatchObject({ kind: 'external', initiator: null });
+    const loaded = page?.scripts.find((s) => s.url === `${origin}/s.js?from=loader`);
+    expect(loaded?.initiator).toBe(`${origin}${LOADER}`.slice(0, WATCH_LIMITS.urlChars));
+    for (const s of page?.scripts ?? []) {
+      expect(s.url?.length ?? 0).toBeLessThanOrEqual(WATCH_LIMITS.urlChars);
+      expect(s.initiator?.length ?? 0).toBeLessThanOrEqual(WATCH_LIMITS.urlChars);
+    }
     expect(page?.scripts).toEqual(
       expect.arrayContaining([
         { kind: 'inline', url: null, digest: sri(INLINE), initiator: null },
