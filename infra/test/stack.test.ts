@@ -304,20 +304,29 @@ describe('CspGeneratorStack with every handler present', () => {
     expect(invokers).toEqual(['crawlCoordinator']);
   });
 
-  it('confines the crawl coordinator and writer to the key prefixes they write, with no index and no secret', () => {
-    const prefixes = {
+  it('confines the crawl coordinator and writer to the key prefixes they touch, with no secret', () => {
+    // The coordinator: no index. The writer reads a domain's saved configurations through an index (drift)
+    // and writes only the base table, under its own prefixes (not DOMAIN#).
+    const reads = {
       crawlCoordinator: ['ANALYSIS#*', 'RUNSLOTS#*', 'CRAWLQUOTA#*'],
-      crawlWriter: ['ANALYSIS#*', 'CRAWLQUOTA#*', 'DOMAINRUN#*', 'ACHIEVE#*'],
+      crawlWriter: ['ANALYSIS#*', 'CRAWLQUOTA#*', 'DOMAINRUN#*', 'ACHIEVE#*', 'WATCHRUN#*', 'DOMAIN#*'],
     };
-    for (const [name, leading] of Object.entries(prefixes) as [FunctionName, string[]][]) {
+    const writes = {
+      crawlCoordinator: reads.crawlCoordinator,
+      crawlWriter: ['ANALYSIS#*', 'CRAWLQUOTA#*', 'DOMAINRUN#*', 'ACHIEVE#*', 'WATCHRUN#*'],
+    };
+    for (const name of ['crawlCoordinator', 'crawlWriter'] as const) {
       const statements = statementsOf(name);
       const dynamo = statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')));
       expect(dynamo.length, name).toBeGreaterThan(0);
       for (const st of dynamo) {
+        const writing = actions(st).some((a) => /Put|Update|Delete|Write/.test(a));
         expect(st.Condition, name).toEqual({
-          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leading },
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': writing ? writes[name] : reads[name] },
         });
-        expect(JSON.stringify(st.Resource), name).not.toContain('/index/');
+        if (writing || name === 'crawlCoordinator') {
+          expect(JSON.stringify(st.Resource), name).not.toContain('/index/');
+        }
       }
       expect(
         statements.flatMap(actions).filter((a) => /^(secretsmanager|kms|s3):/.test(a)),

@@ -25,6 +25,7 @@ import { domainScheduleRoutes } from './routes/schedules';
 import { domainScriptRoutes } from './routes/scripts';
 import { invitationRoutes, myTeamRoutes, teamRoutes } from './routes/teams';
 import { userRoutes } from './routes/user';
+import { analysisChangesRoutes, domainChangesRoutes } from './routes/watch-changes';
 
 const limitKb = (kb: number) => limitBody(kb * 1024);
 // Crawl requests may carry a sitemap and configurations a hash-heavy policy; everything else is small.
@@ -77,8 +78,10 @@ export function createApiApp(deps: ApiDeps) {
     .route('/domains', domainScheduleRoutes)
     .route('/domains', domainAlertRoutes)
     .route('/domains', domainScriptRoutes)
+    .route('/domains', domainChangesRoutes)
     .route('/csp-analyses', analysisRoutes)
     .route('/csp/analyze', analyzeRoutes)
+    .route('/csp/analyze', analysisChangesRoutes)
     .route('/uri-reports', reportRoutes)
     .route('/csp-configurations', configurationRoutes)
     .route('/teams', teamRoutes)

@@ -12,7 +12,7 @@ import { runTokenSchema } from '../store/run-token';
 
 export const WRITER_LIMITS = {
   /** The whole request as JSON (a Lambda invocation takes 6 MB). */
-  requestChars: 1024 * 1024,
+  requestChars: 1536 * 1024,
   /** A result without its knowledge and crawled pages, as JSON: it joins the analysis item, which DynamoDB caps at 400 KB. */
   resultChars: 256 * 1024,
   errors: 200,
@@ -23,6 +23,8 @@ export const WRITER_LIMITS = {
   urlChars: 4096,
   /** Base64 of the packed knowledge (store/knowledge.ts: 300 KB packed). */
   knowledgeChars: 420 * 1024,
+  /** Base64 of the packed watch snapshot (watch/snapshot-pack.ts: 200 KB packed). */
+  watchChars: 280 * 1024,
 } as const;
 const L = WRITER_LIMITS;
 
@@ -70,6 +72,8 @@ export const completedRunSchema = z.strictObject({
   knowledge: z.string().max(L.knowledgeChars).base64().nullable(),
   /** Every URL the crawl tried, bounded by its own schema (CRAWLED_PAGES_LIMITS); kept in an item of its own. */
   crawledPages: crawledPagesSchema.optional(),
+  /** What the watch keeps of the run (scripts with digests, security headers), packed and base64. */
+  watch: z.string().max(L.watchChars).base64().nullable().optional(),
 });
 export type CompletedRun = z.infer<typeof completedRunSchema>;
 

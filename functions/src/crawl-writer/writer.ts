@@ -6,13 +6,15 @@
 // own that only the crawler may invoke; locally the same code runs in-process behind the same interface.
 import { judgeRun } from '@csp/shared/analyses/outcome';
 import { recordAchievementEvent } from '../achievements/record';
-import type { Logger } from '../logger';
+import { errorFields, type Logger } from '../logger';
 import { getAnalysis } from '../store/analyses';
 import { completeAnalysis, failAnalysis, updateProgress } from '../store/analysis-runs';
 import { putCrawledPages } from '../store/crawled-pages';
 import type { Db } from '../store/db';
 import { putKnowledge, unpackKnowledge } from '../store/knowledge';
 import { runTokenDigest } from '../store/run-token';
+import { onAnalysisCompleted } from '../watch/on-completed';
+import { unpackSnapshot } from '../watch/snapshot-pack';
 import {
   type CompletedRun,
   type ProgressReport,
@@ -49,7 +51,7 @@ export async function handleWriterRequest(db: Db, logger: Logger, raw: unknown):
   const request = parsed.data;
   if (
     request.op === 'complete' &&
-    JSON.stringify({ ...request.result, knowledge: null, crawledPages: null }).length >
+    JSON.stringify({ ...request.result, knowledge: null, crawledPages: null, watch: null }).length >
       WRITER_LIMITS.resultChars
   ) {
     return { ok: false, message: 'The result is too large for the analysis' };
@@ -116,6 +118,17 @@ async function complete(db: Db, logger: Logger, id: string, runId: string, resul
     const knowledge = unpackKnowledge(Buffer.from(result.knowledge, 'base64'));
     if (knowledge) await putKnowledge(db, { ...knowledge, analysisId: id });
     else log.warn('crawl knowledge refused: not a valid packed knowledge');
+  }
+  if (analysis.domainId && result.watch) {
+    const snapshot = unpackSnapshot(Buffer.from(result.watch, 'base64'));
+    if (!snapshot) log.warn('watch snapshot refused: not a valid packed snapshot');
+    else {
+      // The analysis is completed whatever happens here: a failure is logged, not retried with the crawl
+      // (a redelivered crawl finds the analysis completed and writes nothing).
+      await onAnalysisCompleted(db, log, analysis, snapshot).catch((error: unknown) =>
+        log.error('watch step after the analysis failed', errorFields(error)),
+      );
+    }
   }
   return true;
 }

@@ -9,6 +9,7 @@
 // on it (interact.ts; navigations and writes are stopped meanwhile), collect. Every step that can time out
 // says so: a capture that did not finish is `incomplete`, never silently thin.
 import type { Observation, Viewport } from '@csp/shared/csp/artifact';
+import type { PageWatch } from '@csp/shared/watch/run-snapshot';
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { classifyPage, observationKey } from './classify';
 import { ICON_LINKS_EXPRESSION, iconHrefs } from './favicons';
@@ -29,6 +30,7 @@ import {
   RequestInterceptor,
   WORKER_PATTERNS,
 } from './request-interception';
+import { ScriptRecorder } from './script-recorder';
 import {
   COLLECT_TIMEOUT_MS,
   DEFAULT_SETTLE,
@@ -71,6 +73,8 @@ export interface VisitResult {
   interactionMs: number;
   /** Time spent waiting for the page to be quiet after load, scrolling and acting (ms). */
   quietMs: number;
+  /** What the watch keeps of the page: its document's security headers and the scripts it ran. */
+  watch?: Omit<PageWatch, 'page'>;
 }
 
 /** How a visit behaves: `patience` multiplies every time limit (a retry gets more time). */
@@ -93,6 +97,8 @@ export interface TabCaptureOptions extends InterceptionOptions {
   settle?: Partial<SettleOptions>;
   /** Act on each page after load (ms of budget); 0 turns interaction off. */
   interactionBudgetMs?: number;
+  /** Record the scripts each page ran with their digests, for the watch (VisitResult.watch). */
+  recordScripts?: boolean;
   /** The tab's window when not the browser's default (the stability re-render uses another one). */
   viewport?: Viewport;
 }
@@ -104,6 +110,7 @@ export class TabCapture {
   private readonly instrument = new InstrumentChannel();
   private readonly network: NetworkRecorder;
   private readonly interception: RequestInterceptor;
+  private readonly scripts = new ScriptRecorder();
   private crashed = false;
   /** Whether the current page's main frame committed (see stalledCommit). */
   private committed = false;
@@ -149,6 +156,7 @@ export class TabCapture {
     client.on('Fetch.requestPaused', (event: PausedEvent) => void interception.onPaused(client, event, true));
     this.instrument.listen(client);
     this.network.watch(client, 'page', null);
+    if (this.options.recordScripts) this.scripts.watch(client, 'page', null);
     client.on('Page.frameNavigated', (event: { frame: { id: string; parentId?: string; url: string } }) => {
       if (event.frame.parentId) return;
       this.committed = true;
@@ -184,6 +192,8 @@ export class TabCapture {
     const type = event.targetInfo.type;
     if (isWorkerType(type)) {
       this.network.watch(child, type, event.targetInfo.url);
+      if (this.options.recordScripts)
+        this.scripts.watch(child, `${type}:${event.sessionId}`, event.targetInfo.url);
       child.on('Target.attachedToTarget', (nested: AttachedEvent) => void this.onAttached(child, nested));
       // A worker can send what a click asked it to: its requests are paused too (writes answered while
       // acting). Sent before the worker runs, so none of its requests slips past.
@@ -206,6 +216,7 @@ export class TabCapture {
     const { interception, network } = this;
     this.instrument.items = [];
     network.reset();
+    this.scripts.reset();
     interception.startVisit(url);
     const base: Omit<VisitResult, 'status'> = {
       url,
@@ -300,12 +311,24 @@ export class TabCapture {
         seen.has(observationKey(o)) ? o : { ...o, interaction: true as const },
       );
     }
+    const reported = observations.flatMap((o) =>
+      o.type === 'url' && (o.directive === 'script-src-elem' || o.directive === 'worker-src')
+        ? [{ url: o.url, worker: o.directive === 'worker-src' }]
+        : [],
+    );
+    const watch = this.options.recordScripts
+      ? {
+          headers: interception.securityHeaders.get(finalUrl) ?? interception.securityHeaders.get(url) ?? {},
+          scripts: await this.scripts.collect(this.instrument.items, reported),
+        }
+      : undefined;
     return {
       url,
       finalUrl,
       status,
       contentType: base.contentType,
       observations,
+      ...(watch ? { watch } : {}),
       violations: this.instrument.items.filter((i) => i.k === 'violation'),
       links: links.filter((l) => typeof l === 'string'),
       icons: icons.ok ? iconHrefs(icons.value) : [],

@@ -3,6 +3,7 @@
 // it returns its state (plain JSON) so the next invocation continues where this one stopped.
 import { stageBands, stagePercent } from '@csp/shared/analyses/progress-bands';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
+import { boundedUrl } from '@csp/shared/watch/run-snapshot';
 import type { BlobStore } from '../blobs/blob-store';
 import {
   type BrowserSession,
@@ -285,6 +286,7 @@ export async function runCrawl(
         ...(result.originalPolicy ? { originalPolicy: result.originalPolicy } : {}),
         ...(result.incomplete ? { incomplete: result.incomplete } : {}),
       });
+      if (result.watch) state.watch.push({ page: boundedUrl(result.finalUrl), ...result.watch });
       if (result.error) addError(result.error);
       addIconLinks(state, result.icons);
       if (result.status >= 400) {
@@ -296,7 +298,8 @@ export async function runCrawl(
     };
 
     const worker = async () => {
-      const tab = session.tabWorker(tabOptions);
+      // Only the crawl proper records scripts for the watch (the re-render and verification need none).
+      const tab = session.tabWorker({ ...tabOptions, recordScripts: true });
       try {
         for (;;) {
           if (state.pagesDone >= job.maxPages) return;

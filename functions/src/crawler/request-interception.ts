@@ -5,6 +5,7 @@
 // main-frame navigations are blocked (their targets become links to crawl) and any request other than
 // GET/HEAD is answered by us and never reaches the site.
 import { type ServedStyles, servedStyles } from '@csp/shared/csp/served-styles';
+import { type SecurityHeader, securityHeadersOf } from '@csp/shared/watch/security-headers';
 import type { CDPSession, Protocol } from 'puppeteer-core';
 import { withoutFragment } from './url-normalize';
 
@@ -89,6 +90,8 @@ export class RequestInterceptor {
   unserved = false;
   /** The sites' own policies (Content-Security-Policy headers), by document URL. */
   readonly originalPolicies = new Map<string, string>();
+  /** The security headers each served document came with (before ours replaced its CSP), by document URL. */
+  readonly securityHeaders = new Map<string, Partial<Record<SecurityHeader, string>>>();
   /**
    * The inline styles each served document's HTML holds, by document URL (no fragment): an inline style
    * the page shows that is not among them was written by a script (classify.ts marks it `inserted`).
@@ -113,6 +116,7 @@ export class RequestInterceptor {
   /** A new visit starts with a navigation to `url`. */
   startVisit(url: string): void {
     this.originalPolicies.clear();
+    this.securityHeaders.clear();
     this.servedStyles.clear();
     this.navigations = [];
     this.writes = [];
@@ -202,6 +206,12 @@ export class RequestInterceptor {
         .filter((h) => h.name.toLowerCase() === 'content-security-policy')
         .map((h) => h.value);
       if (original.length > 0) this.originalPolicies.set(event.request.url, original.join(', '));
+      if (this.securityHeaders.size < 100) {
+        this.securityHeaders.set(
+          event.request.url,
+          securityHeadersOf(headers.map((h) => [h.name, h.value] as const)),
+        );
+      }
       const kept = headers.filter(
         (h) => !CSP_HEADERS.has(h.name.toLowerCase()) && !BODY_HEADERS.has(h.name.toLowerCase()),
       );

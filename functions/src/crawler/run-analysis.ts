@@ -17,11 +17,13 @@ import { stageBands, stagePercent } from '@csp/shared/analyses/progress-bands';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
 import { markUnstableInline } from '@csp/shared/csp/stability';
 import { crawlKnowledge } from '@csp/shared/reports/knowledge';
+import { runSnapshotOf } from '@csp/shared/watch/run-snapshot';
 import type { BlobStore } from '../blobs';
 import { cutErrors, WRITER_LIMITS } from '../crawl-writer/requests';
 import type { CrawlWriter } from '../crawl-writer/writer';
 import type { Logger } from '../logger';
 import { packKnowledge } from '../store/knowledge';
+import { packSnapshot } from '../watch/snapshot-pack';
 import { firstCrawlError, summarizeCapture } from './capture-summary';
 import { checkpointKey, crawlArtifact, type RunCrawlOptions, runCrawl } from './crawl';
 import { EngineVerifier } from './engines-verify';
@@ -206,6 +208,16 @@ async function runWithVerifier(
     // Every URL tried, with its status and what it loaded (as crawled, before the verification's additions).
     crawledPages: summarizeCrawledPages(result.state.pages, result.state.failures),
     knowledge: packKnowledge(crawlKnowledge(job.analysisId, artifact)).toString('base64'),
+    // What the watch compares the next run with: the scripts with their digests, the served headers.
+    watch: packSnapshot(
+      runSnapshotOf({
+        analysisId: job.analysisId,
+        completedAt: new Date().toISOString(),
+        siteOrigins: [result.state.origin],
+        policy: outcome.rules,
+        pages: result.state.watch,
+      }),
+    ).toString('base64'),
   });
   if (!completed) {
     log.warn('the writer refused the result (another run took the analysis over)');

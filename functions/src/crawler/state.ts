@@ -3,6 +3,7 @@
 import { faviconSchema, pageArtifactSchema, rerenderSchema } from '@csp/shared/csp/artifact';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import { crawlFailureSchema } from '@csp/shared/schemas/crawled-pages';
+import { pageWatchSchema } from '@csp/shared/watch/run-snapshot';
 import * as z from 'zod';
 
 const { maxPages, crawlDelay } = CRAWL_LIMITS;
@@ -41,6 +42,8 @@ export const crawlStateSchema = z.object({
   /** Keys of every page ever queued or visited: never the same page twice. */
   seen: z.array(z.string()),
   pages: z.array(pageArtifactSchema),
+  /** What the watch keeps of each captured page (run-snapshot.ts), in the order of `pages`. */
+  watch: z.array(pageWatchSchema).default([]),
   errors: z.array(z.string()),
   /** URLs tried that could not be captured as pages (no answer, another site): listed as failed. */
   failures: z.array(crawlFailureSchema).default([]),

@@ -22,8 +22,9 @@ import {
   domainUuidKey,
   knowledgeKey,
   userDomainsPartition,
+  watchRunsPartition,
 } from './keys';
-import { queryPartition } from './query';
+import { queryPartition, queryTable } from './query';
 import { type ReportClearDeps, requestReportClear } from './report-clear';
 import { deleteSchedule } from './schedules';
 import { deleteDomainScriptInventory } from './script-inventory';
@@ -134,6 +135,7 @@ export async function deleteDomainCascade(deps: ReportClearDeps, domain: Domain)
   await deleteSchedule(db, domain.id);
   await deleteDomainAlerts(db, domain.id);
   await deleteDomainScriptInventory(db, domain.id);
+  await batchDelete(db, await queryTable(db, watchRunsPartition(domain.id)));
   // The uuid first: from here on no new report of the domain is accepted.
   await batchDelete(db, [domainUuidKey(domain.uuid), domainKey(domain.id)]);
 }

@@ -369,3 +369,10 @@ export const scriptFieldCounterKey = (domainId: string) => ({
   pk: scriptInventoryPartition(domainId),
   sk: 'FIELDCOUNT',
 });
+
+/** A domain's watched runs, one item per completed analysis (ids sort by time: the latest is the last). */
+export const watchRunsPartition = (domainId: string) => `${P.watchRun}${domainId}`;
+export const watchRunKey = (domainId: string, analysisId: string) => ({
+  pk: watchRunsPartition(domainId),
+  sk: `RUN#${analysisId}`,
+});

@@ -167,14 +167,21 @@ describe('least privilege of the restricted functions', () => {
       expect(touched[fn].length, fn).toBeGreaterThan(0);
       expect(outside(touched[fn], FUNCTION_KEY_PREFIXES[fn]), fn).toEqual([]);
     }
-    // Coordinator and writer need no index at all; the writer writes achievements (an analysis completed)
-    // and the crawl's knowledge; the crawler is not in the list: it has no table access.
-    for (const fn of ['crawlCoordinator', 'crawlWriter'] as const) {
-      expect(touched[fn].filter((t) => t.index)).toEqual([]);
-    }
+    // The coordinator needs no index at all, the writer only the domain's saved configurations (drift); the
+    // writer writes achievements (an analysis completed), the crawl's knowledge and the domain's watched
+    // run; the crawler is not in the list: it has no table access.
+    expect(touched.crawlCoordinator.filter((t) => t.index)).toEqual([]);
+    expect(
+      touched.crawlWriter.filter(
+        (t) => t.index && !(t.index === 'gsi2' && /^DOMAIN#[^#]+#CONFIG$/.test(t.partition)),
+      ),
+    ).toEqual([]);
     expect(touched.crawlWriter.some((t) => t.partition.startsWith('ACHIEVE#'))).toBe(true);
     expect(
       touched.reportConsumer.some((t) => t.command === 'PutCommand' && t.partition.startsWith('SCRIPTS#')),
+    ).toBe(true);
+    expect(
+      touched.crawlWriter.some((t) => t.command === 'PutCommand' && t.partition.startsWith('WATCHRUN#')),
     ).toBe(true);
     expect(touched.crawlCoordinator.some((t) => t.partition.startsWith('RUNSLOTS#'))).toBe(true);
     expect(Object.keys(FUNCTION_KEY_PREFIXES)).not.toContain('crawler');

@@ -6,7 +6,7 @@
 // So its role has no table, queue or secret: it may invoke the crawl writer (which takes a write for an
 // analysis only with that analysis' current run token) and touch the checkpoints in the blob bucket,
 // whose keys are random and which it may not list (README, "Crawler confinement").
-import { FUNCTION_KEY_PREFIXES } from '@csp/shared/store/key-prefixes';
+import { FUNCTION_KEY_PREFIXES, FUNCTION_WRITE_KEY_PREFIXES } from '@csp/shared/store/key-prefixes';
 import { Duration, Size, Stack } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -68,7 +68,13 @@ export class CrawlService {
         description: "CSP Generator: writes a crawler run's progress and result, given the run's token",
         memorySize: 512,
         timeout: CRAWL_WRITER_TIMEOUT,
-      }).bindTable(table, { accessMode: 'readWrite', leadingKeys: FUNCTION_KEY_PREFIXES.crawlWriter });
+      }).bindTable(table, {
+        accessMode: 'readWrite',
+        // The domain's saved configurations (drift) are listed through an index.
+        indexes: true,
+        leadingKeys: FUNCTION_KEY_PREFIXES.crawlWriter,
+        writeLeadingKeys: FUNCTION_WRITE_KEY_PREFIXES.crawlWriter,
+      });
 
       const crawler = new ProjectFunction(scope, 'Crawler', {
         ...common,

@@ -22,6 +22,8 @@ export const KEY_PREFIX = {
   contact: 'CONTACT#',
   scripts: 'SCRIPTS#',
   scriptHistory: 'SCRIPTHIST#',
+  /** A domain's watched runs: each completed analysis' snapshot and what changed since the one before. */
+  watchRun: 'WATCHRUN#',
 } as const;
 
 const P = KEY_PREFIX;
@@ -49,7 +51,7 @@ export const FUNCTION_KEY_PREFIXES = {
     P.reportStats,
   ],
   crawlCoordinator: [P.analysis, P.runSlots, P.crawlQuota],
-  crawlWriter: [P.analysis, P.crawlQuota, P.domainRun, P.achievements],
+  crawlWriter: [P.analysis, P.crawlQuota, P.domainRun, P.achievements, P.watchRun, P.domain],
   crawlDeadLetter: [P.analysis, P.crawlQuota, P.domainRun],
   reportIngest: [P.domainUuid, P.domain],
   reportConsumer: [
@@ -80,6 +82,8 @@ export type RestrictedFunction = keyof typeof FUNCTION_KEY_PREFIXES;
  * reports name that no crawl saw (watch/inventory-update.ts, recordFieldScripts) and appends their history.
  */
 export const FUNCTION_WRITE_KEY_PREFIXES = {
+  // The writer reads the domain's saved configurations (drift: what the site should serve), never writes them.
+  crawlWriter: [P.analysis, P.crawlQuota, P.domainRun, P.achievements, P.watchRun],
   reportConsumer: [
     P.report,
     P.reportCount,

@@ -50,9 +50,18 @@ export function policyDrift(pages: PageHeaders[], expected: { rules: CspRules; r
   return { state, header, variants: variants.filter((v) => !matching(v)) };
 }
 
+/**
+ * Where reports go is not what a policy allows: a served policy that reports to the site's own endpoint (or
+ * to ours under another origin) is the saved policy all the same.
+ */
+const REPORTING = new Set(['report-uri', 'report-to']);
+const withoutReporting = (rules: CspRules): CspRules =>
+  Object.fromEntries(Object.entries(rules).filter(([d]) => !REPORTING.has(d.toLowerCase())));
+
 /** The differences to the served policy closest to the saved one (none when one of them is it). */
-function closestDifferences(rules: CspRules, served: string): DirectiveDiff[] {
-  const policies = parsePolicyList(served);
+function closestDifferences(saved: CspRules, served: string): DirectiveDiff[] {
+  const rules = withoutReporting(saved);
+  const policies = parsePolicyList(served).map(withoutReporting);
   if (policies.length === 0) return diffPolicies(rules, {});
   let best: DirectiveDiff[] | null = null;
   for (const policy of policies) {

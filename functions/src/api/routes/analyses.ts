@@ -82,7 +82,7 @@ export const analyzeRoutes = new Hono<ApiEnv>()
   });
 
 /** The analysis if the signed-in user may read it, else a 404 (ids of others' analyses do not leak). */
-async function seenAnalysis(c: Context<ApiEnv>, id: string) {
+export async function seenAnalysis(c: Context<ApiEnv>, id: string) {
   const found = await getAnalysis(c.var.deps.db, id);
   // A team member reads the analyses of the owner's domains; standalone analyses stay private.
   const seen =

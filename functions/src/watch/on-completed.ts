@@ -1,0 +1,70 @@
+// What happens to a domain's watch after one of its analyses completed (called by the crawl writer, once the
+// analysis item says completed): the run's snapshot is stored, compared with the domain's previous run
+// (compareRuns) and the policy the site serves with the domain's active saved configuration (policyDrift);
+// the changes are stored with the run, once. A step that follows a completed analysis (the script inventory)
+// is added here, after `recordRun`, with the same inputs.
+import { composePolicy } from '@csp/shared/configurations/compose';
+import type { Configuration } from '@csp/shared/schemas/configuration';
+import { compareRuns } from '@csp/shared/watch/compare';
+import { type Drift, policyDrift } from '@csp/shared/watch/drift';
+import type { RunSnapshot } from '@csp/shared/watch/snapshot';
+import type { Logger } from '../logger';
+import type { AnalysisRecord } from '../store/analyses';
+import { listDomainConfigurations } from '../store/configurations';
+import { type Db, nowIso } from '../store/db';
+import { previousSnapshot, putWatchRun, type WatchCounts } from '../store/watch-snapshots';
+
+export async function onAnalysisCompleted(
+  db: Db,
+  log: Logger,
+  analysis: Pick<AnalysisRecord, 'id' | 'domainId'>,
+  snapshot: RunSnapshot,
+): Promise<void> {
+  if (!analysis.domainId) return; // a one-off analysis of a URL has no domain to watch
+  await recordRun(db, log, analysis.domainId, analysis.id, snapshot);
+}
+
+/** The domain's active configuration: the one edited last among the active ones. */
+export function activeConfiguration(configurations: readonly Configuration[]): Configuration | null {
+  const active = configurations.filter((c) => c.isActive);
+  return active.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1))[0] ?? null;
+}
+
+async function recordRun(db: Db, log: Logger, domainId: string, analysisId: string, run: RunSnapshot) {
+  // The crawler's word is taken for what it saw, not for which analysis it is or when it ended.
+  const snapshot: RunSnapshot = { ...run, analysisId, completedAt: nowIso() };
+  const [previous, configurations] = await Promise.all([
+    previousSnapshot(db, domainId, analysisId),
+    listDomainConfigurations(db, domainId),
+  ]);
+  const changes = previous ? compareRuns(previous, snapshot) : null;
+  const config = activeConfiguration(configurations);
+  let drift: Drift | null = null;
+  if (config) {
+    const composed = composePolicy(config, null);
+    drift = policyDrift(snapshot.headers, {
+      rules: composed.rules,
+      reportOnly: composed.rollout !== 'enforce',
+    });
+  }
+  const counts: WatchCounts = {
+    scriptsAdded: changes?.scripts.added.length ?? 0,
+    scriptsChanged: changes?.scripts.changed.length ?? 0,
+    scriptsRemoved: changes?.scripts.removed.length ?? 0,
+    originChanges: changes?.origins.length ?? 0,
+    policyChanges: changes?.policy.length ?? 0,
+    headerChanges: changes?.headers.length ?? 0,
+    drift: drift?.state ?? null,
+  };
+  const stored = await putWatchRun(db, {
+    analysisId,
+    domainId,
+    completedAt: snapshot.completedAt,
+    previousAnalysisId: previous?.analysisId ?? null,
+    counts,
+    snapshot,
+    changes,
+    drift,
+  });
+  if (!stored) log.warn('watch run already stored; left as it was', { domainId });
+}
