@@ -1,18 +1,25 @@
 // What happens to a domain's watch after one of its analyses completed (called by the crawl writer, once the
 // analysis item says completed): the run's snapshot is stored, compared with the domain's previous run
 // (compareRuns) and the policy the site serves with the domain's active saved configuration (policyDrift);
-// the changes are stored with the run, once. A step that follows a completed analysis (the script inventory)
-// is added here, after `recordRun`, with the same inputs.
+// the changes are stored with the run, once. Then, only for a run stored now (not a redelivered one), the
+// domain's script inventory takes the run in (watch/inventory-update.ts) and the alerts the changes call
+// for are raised (shared/src/alerts/from-run.ts): one per kind and run, drift grouped across runs. Each step
+// stands alone: an inventory failure does not keep the alerts from being raised.
+
+import { alertsFromRun } from '@csp/shared/alerts/from-run';
 import { composePolicy } from '@csp/shared/configurations/compose';
 import type { Configuration } from '@csp/shared/schemas/configuration';
-import { compareRuns } from '@csp/shared/watch/compare';
+import { compareRuns, type RunChanges } from '@csp/shared/watch/compare';
 import { type Drift, policyDrift } from '@csp/shared/watch/drift';
 import type { RunSnapshot } from '@csp/shared/watch/snapshot';
-import type { Logger } from '../logger';
+import { raiseAndQueue } from '../alerts/deliver';
+import { errorFields, type Logger } from '../logger';
 import type { AnalysisRecord } from '../store/analyses';
 import { listDomainConfigurations } from '../store/configurations';
 import { type Db, nowIso } from '../store/db';
+import { getDomain } from '../store/domains';
 import { previousSnapshot, putWatchRun, type WatchCounts } from '../store/watch-snapshots';
+import { updateInventory } from './inventory-update';
 
 export async function onAnalysisCompleted(
   db: Db,
@@ -21,7 +28,35 @@ export async function onAnalysisCompleted(
   snapshot: RunSnapshot,
 ): Promise<void> {
   if (!analysis.domainId) return; // a one-off analysis of a URL has no domain to watch
-  await recordRun(db, log, analysis.domainId, analysis.id, snapshot);
+  const domainId = analysis.domainId;
+  const run = await recordRun(db, log, domainId, analysis.id, snapshot);
+  if (!run) return;
+  await updateInventory(db, { domainId, snapshot: run.snapshot }).catch((error: unknown) =>
+    log.error('script inventory update failed', errorFields(error)),
+  );
+  await raiseRunAlerts(db, domainId, analysis.id, run).catch((error: unknown) =>
+    log.error('raising the run alerts failed', errorFields(error)),
+  );
+}
+
+async function raiseRunAlerts(
+  db: Db,
+  domainId: string,
+  analysisId: string,
+  run: { changes: RunChanges | null; drift: Drift | null; snapshot: RunSnapshot },
+) {
+  const alerts = alertsFromRun({ analysisId, changes: run.changes, drift: run.drift });
+  if (alerts.length === 0) return;
+  const domain = await getDomain(db, domainId);
+  if (!domain) return;
+  const at = Date.parse(run.snapshot.completedAt);
+  for (const alert of alerts) {
+    await raiseAndQueue(
+      db,
+      { domainId, domainName: domain.name, ...alert, path: `/analysis/${analysisId}` },
+      at,
+    );
+  }
 }
 
 /** The domain's active configuration: the one edited last among the active ones. */
@@ -66,5 +101,9 @@ async function recordRun(db: Db, log: Logger, domainId: string, analysisId: stri
     changes,
     drift,
   });
-  if (!stored) log.warn('watch run already stored; left as it was', { domainId });
+  if (!stored) {
+    log.warn('watch run already stored; left as it was', { domainId });
+    return null;
+  }
+  return { snapshot, changes, drift };
 }

@@ -51,7 +51,17 @@ export const FUNCTION_KEY_PREFIXES = {
     P.reportStats,
   ],
   crawlCoordinator: [P.analysis, P.runSlots, P.crawlQuota],
-  crawlWriter: [P.analysis, P.crawlQuota, P.domainRun, P.achievements, P.watchRun, P.domain],
+  crawlWriter: [
+    P.analysis,
+    P.crawlQuota,
+    P.domainRun,
+    P.achievements,
+    P.watchRun,
+    P.domain,
+    P.scripts,
+    P.scriptHistory,
+    P.alert,
+  ],
   crawlDeadLetter: [P.analysis, P.crawlQuota, P.domainRun],
   reportIngest: [P.domainUuid, P.domain],
   reportConsumer: [
@@ -83,7 +93,16 @@ export type RestrictedFunction = keyof typeof FUNCTION_KEY_PREFIXES;
  */
 export const FUNCTION_WRITE_KEY_PREFIXES = {
   // The writer reads the domain's saved configurations (drift: what the site should serve), never writes them.
-  crawlWriter: [P.analysis, P.crawlQuota, P.domainRun, P.achievements, P.watchRun],
+  crawlWriter: [
+    P.analysis,
+    P.crawlQuota,
+    P.domainRun,
+    P.achievements,
+    P.watchRun,
+    P.scripts,
+    P.scriptHistory,
+    P.alert,
+  ],
   reportConsumer: [
     P.report,
     P.reportCount,
