@@ -21,7 +21,7 @@ const TARGETS: Record<string, number> = {
   'CSP Generator: claims each queued analysis and runs it in the crawler': 600 * 1024,
   "CSP Generator: writes a crawler run's progress and result, given the run's token": 600 * 1024,
   // The table, the crawl queue and the start path: nothing of the API app or the crawler.
-  'CSP Generator: starts the analyses of domains whose schedule is due': 600 * 1024,
+  'CSP Generator: starts due scheduled analyses, checks report flows, sends alerts': 600 * 1024,
 };
 
 /** What Lambda's zip stores: every file deflated, plus a small header each. */

@@ -83,10 +83,16 @@ describe('the schedule dispatcher', () => {
     const resources = JSON.stringify(dynamo[0]!.Resource);
     expect(resources).toContain('/index/gsi3');
     expect(resources).not.toMatch(/\/index\/gsi[12]/);
-    // Beside the table: the crawl queue, and tracing (every function's).
+    // Beside the table: the crawl queue, the app secret (webhook secrets), and tracing (every function's).
     const others = statements.filter((st) => !actions(st).some((a) => /^(dynamodb|xray):/.test(a)));
-    expect(others.flatMap(actions)).toEqual(['sqs:SendMessage']);
-    expect(JSON.stringify(others[0]!.Resource)).toMatch(/CrawlQueue/);
+    expect(others.flatMap(actions)).toContain('sqs:SendMessage');
+    expect(others.flatMap(actions)).toContain('secretsmanager:GetSecretValue');
+    expect(JSON.stringify(others.find((st) => actions(st).includes('sqs:SendMessage'))!.Resource)).toMatch(
+      /CrawlQueue/,
+    );
+    expect(
+      JSON.stringify(others.find((st) => actions(st).includes('secretsmanager:GetSecretValue'))!.Resource),
+    ).toMatch(/Secrets/);
     expect(fn.Properties.ReservedConcurrentExecutions).toBe(1);
     const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(JSON.stringify(env.CRAWL_QUEUE_URL)).toMatch(/CrawlQueue/);

@@ -309,11 +309,30 @@ describe('CspGeneratorStack with every handler present', () => {
     // and writes only the base table, under its own prefixes (not DOMAIN#).
     const reads = {
       crawlCoordinator: ['ANALYSIS#*', 'RUNSLOTS#*', 'CRAWLQUOTA#*'],
-      crawlWriter: ['ANALYSIS#*', 'CRAWLQUOTA#*', 'DOMAINRUN#*', 'ACHIEVE#*', 'WATCHRUN#*', 'DOMAIN#*'],
+      crawlWriter: [
+        'ANALYSIS#*',
+        'CRAWLQUOTA#*',
+        'DOMAINRUN#*',
+        'ACHIEVE#*',
+        'WATCHRUN#*',
+        'DOMAIN#*',
+        'SCRIPTS#*',
+        'SCRIPTHIST#*',
+        'ALERT#*',
+      ],
     };
     const writes = {
       crawlCoordinator: reads.crawlCoordinator,
-      crawlWriter: ['ANALYSIS#*', 'CRAWLQUOTA#*', 'DOMAINRUN#*', 'ACHIEVE#*', 'WATCHRUN#*'],
+      crawlWriter: [
+        'ANALYSIS#*',
+        'CRAWLQUOTA#*',
+        'DOMAINRUN#*',
+        'ACHIEVE#*',
+        'WATCHRUN#*',
+        'SCRIPTS#*',
+        'SCRIPTHIST#*',
+        'ALERT#*',
+      ],
     };
     for (const name of ['crawlCoordinator', 'crawlWriter'] as const) {
       const statements = statementsOf(name);
@@ -351,8 +370,8 @@ describe('CspGeneratorStack with every handler present', () => {
         .filter((a) => /Put|Update|Delete|Write/.test(a) && a.startsWith('dynamodb:')),
     ).toEqual([]);
     // The report consumer reads domains and crawls but writes only its report items, the clearing's job
-    // item (clearing deletes the report items), achievements, and the scripts reports name to the domain's
-    // script inventory (with their history rows).
+    // item (clearing deletes the report items), achievements, the scripts reports name to the domain's
+    // script inventory (with their history rows), and the alerts it raises.
     const consumerWrites = statementsOf('reportConsumer').filter((st) =>
       actions(st).some((a) => a.startsWith('dynamodb:') && /Put|Update|Delete|Write/.test(a)),
     );
@@ -368,6 +387,7 @@ describe('CspGeneratorStack with every handler present', () => {
           'RSUSP#*',
           'RCLEAR#*',
           'ACHIEVE#*',
+          'ALERT#*',
           'SCRIPTS#*',
           'SCRIPTHIST#*',
         ],
@@ -375,7 +395,7 @@ describe('CspGeneratorStack with every handler present', () => {
     });
   });
 
-  it('gives only the API the secret, through SECRETS_ARN', () => {
+  it('gives the app secret only to the API and the watch tick (webhook secrets), through SECRETS_ARN', () => {
     const api = s.template.toJSON().Resources[s.logicalId('api')] as Resource;
     const env = (api.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(Object.keys(env)).toEqual(
@@ -390,9 +410,18 @@ describe('CspGeneratorStack with every handler present', () => {
     const readers = Object.values(s.template.findResources('AWS::IAM::Policy')).filter((p) =>
       JSON.stringify(p).includes('secretsmanager:GetSecretValue'),
     );
-    // The API's role and the seeder's (the API reads both secrets in one policy), and the ingest function's
-    // for the origin-verify value only.
-    expect(readers).toHaveLength(3);
+    // The API's role and the seeder's (the API reads both secrets in one policy), the ingest function's
+    // for the origin-verify value only, and the watch tick's for the app secret only.
+    expect(readers).toHaveLength(4);
+    const tickReader = readers.find((p) => JSON.stringify(p).includes('ScheduleDispatcherServiceRole'));
+    const tickStatements = (
+      tickReader as {
+        Properties: { PolicyDocument: { Statement: { Action: string[]; Resource: unknown }[] } };
+      }
+    ).Properties.PolicyDocument.Statement.filter((st) => st.Action.includes('secretsmanager:GetSecretValue'));
+    expect(tickStatements.map((st) => JSON.stringify(st.Resource))).toEqual([
+      expect.stringMatching(/^\{"Ref":"Secrets/),
+    ]);
     const ingestReader = readers.find((p) => JSON.stringify(p).includes('ReportIngestServiceRole'));
     const statements = (
       ingestReader as {
