@@ -1,6 +1,6 @@
 // /domains/:id (spec "Domain detail"): the domain, its running analysis, quick and advanced starts, quick
-// stats, the latest analysis and the history, the schedule, the CSP rules generator, the script inventory,
-// the security reports panel and the alerts.
+// stats, the latest analysis and the history, the CSP rules generator, the script inventory, the security
+// reports panel, and Monitoring: the schedule and the alerts.
 // A team member sees the owner's domain read-only: no start, activate, delete, save or report deletion.
 import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain';
 import { useQueryClient } from '@tanstack/react-query';
@@ -137,7 +137,6 @@ export function DomainDetailRoute() {
               )
             }
           />
-          <ScheduleCard domainId={d.id} domainUrl={d.url} readOnly={readOnly} inactive={!d.isActive} />
         </div>
         <div className="flex min-w-0 flex-col gap-6">
           {analyses.error ? (
@@ -159,11 +158,18 @@ export function DomainDetailRoute() {
       />
       <ScriptsPanel domainId={d.id} readOnly={readOnly} />
       <ReportsPanel domainId={d.id} readOnly={readOnly} />
-      <section aria-labelledby="domain-alerts-title" className="flex min-w-0 flex-col gap-4">
-        <h2 id="domain-alerts-title" className="text-lg font-semibold tracking-tight">
-          Alerts
+      {/* Monitoring: when the domain is analysed again on its own, and what alerts whom. */}
+      <section aria-labelledby="domain-monitoring-title" className="flex min-w-0 flex-col gap-4">
+        <h2 id="domain-monitoring-title" className="text-lg font-semibold tracking-tight">
+          Monitoring
         </h2>
-        <AlertsPanel domainId={d.id} readOnly={readOnly} />
+        <ScheduleCard domainId={d.id} domainUrl={d.url} readOnly={readOnly} inactive={!d.isActive} />
+        <section aria-labelledby="domain-alerts-title" className="flex min-w-0 flex-col gap-4">
+          <h3 id="domain-alerts-title" className="text-base font-semibold tracking-tight">
+            Alerts
+          </h3>
+          <AlertsPanel domainId={d.id} readOnly={readOnly} />
+        </section>
       </section>
     </>
   );
