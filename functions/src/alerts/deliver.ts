@@ -81,7 +81,8 @@ export async function attemptDelivery(
     if (!webhook) return failed('The webhook was removed', null, false);
     const secret = open(deps.secrets.totpEncryptionKey, webhook.sealedSecret);
     const guard = createTargetGuard({ allowPrivateTargets: deps.config.ALLOW_PRIVATE_TARGETS });
-    const answer = await postWebhook(webhook.url, JSON.stringify(webhookPayload(alert)), secret, guard, now);
+    // Signed at the real time, whatever clock the tick runs on: receivers check it against theirs.
+    const answer = await postWebhook(webhook.url, JSON.stringify(webhookPayload(alert)), secret, guard);
     if (answer.status >= 200 && answer.status < 300) return { delivered: true, status: answer.status };
     return failed(`HTTP ${answer.status}${answer.text ? `: ${answer.text}` : ''}`, answer.status);
   } catch (error) {

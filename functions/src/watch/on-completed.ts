@@ -6,7 +6,7 @@
 // for are raised (shared/src/alerts/from-run.ts): one per kind and run, drift grouped across runs. Each step
 // stands alone: an inventory failure does not keep the alerts from being raised.
 
-import { alertsFromRun } from '@csp/shared/alerts/from-run';
+import { alertsFromRun, pendingReviewAlert } from '@csp/shared/alerts/from-run';
 import { composePolicy } from '@csp/shared/configurations/compose';
 import type { Configuration } from '@csp/shared/schemas/configuration';
 import { compareRuns, type RunChanges } from '@csp/shared/watch/compare';
@@ -14,10 +14,12 @@ import { type Drift, policyDrift } from '@csp/shared/watch/drift';
 import type { RunSnapshot } from '@csp/shared/watch/snapshot';
 import { raiseAndQueue } from '../alerts/deliver';
 import { errorFields, type Logger } from '../logger';
+import { getAlertSettings } from '../store/alerts';
 import type { AnalysisRecord } from '../store/analyses';
 import { listDomainConfigurations } from '../store/configurations';
 import { type Db, nowIso } from '../store/db';
 import { getDomain } from '../store/domains';
+import { loadInventory } from '../store/script-inventory';
 import { previousSnapshot, putWatchRun, type WatchCounts } from '../store/watch-snapshots';
 import { updateInventory } from './inventory-update';
 
@@ -34,9 +36,24 @@ export async function onAnalysisCompleted(
   await updateInventory(db, { domainId, snapshot: run.snapshot }).catch((error: unknown) =>
     log.error('script inventory update failed', errorFields(error)),
   );
+  await raisePendingAlert(db, domainId, Date.parse(run.snapshot.completedAt)).catch((error: unknown) =>
+    log.error('raising the pending-review alert failed', errorFields(error)),
+  );
   await raiseRunAlerts(db, domainId, analysis.id, run).catch((error: unknown) =>
     log.error('raising the run alerts failed', errorFields(error)),
   );
+}
+
+/** Scripts pending review for longer than the domain's alerts allow, after the inventory took the run in. */
+async function raisePendingAlert(db: Db, domainId: string, now: number) {
+  const [settings, inventory, domain] = await Promise.all([
+    getAlertSettings(db, domainId),
+    loadInventory(db, domainId),
+    getDomain(db, domainId),
+  ]);
+  const alert = pendingReviewAlert(inventory.entries, settings.pendingDays, now);
+  if (!alert || !domain) return;
+  await raiseAndQueue(db, { domainId, domainName: domain.name, ...alert, path: `/domains/${domainId}` }, now);
 }
 
 async function raiseRunAlerts(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../watch/compare';
 import { policyDrift } from '../watch/drift';
 import { syntheticRuns } from '../watch/snapshot-factory';
-import { alertsFromRun } from './from-run';
+import { alertsFromRun, pendingReviewAlert } from './from-run';
 
 const policy = { 'default-src': ["'self'"], 'script-src': ["'self'", 'https://vendor1.example.net'] };
 
@@ -49,5 +49,37 @@ describe('alerts from a compared run', () => {
       'The site serves no Content-Security-Policy header, while the saved configuration is active',
     );
     expect(c!.cause).not.toBe(a!.cause);
+  });
+});
+
+describe('scripts pending review too long', () => {
+  const entry = (key: string, firstSeen: string, state: 'pending' | 'authorized' = 'pending') => ({
+    key,
+    kind: 'external' as const,
+    url: key,
+    party: 'third' as const,
+    initiator: null,
+    digest: 'sha384-b',
+    // Pending since its current content appeared, not since the script was first seen.
+    digests: [
+      { digest: 'sha384-a', firstSeen: '2026-01-01T00:00:00.000Z', lastSeen: '2026-11-01T00:00:00.000Z' },
+      { digest: 'sha384-b', firstSeen, lastSeen: '2026-11-20T00:00:00.000Z' },
+    ],
+    firstSeen: '2026-01-01T00:00:00.000Z',
+    state,
+  });
+  const now = Date.parse('2026-11-20T00:00:00.000Z');
+
+  it('names the scripts waiting longer than N days since their content changed, and groups the same set', () => {
+    const entries = [
+      entry('https://a.example/a.js', '2026-11-01T00:00:00.000Z'),
+      entry('https://b.example/b.js', '2026-11-18T00:00:00.000Z'), // 2 days: not yet
+      entry('https://c.example/c.js', '2026-11-01T00:00:00.000Z', 'authorized'),
+    ];
+    const alert = pendingReviewAlert(entries, 7, now)!;
+    expect(alert.summary).toBe('1 script pending review for more than 7 days: https://a.example/a.js');
+    expect(pendingReviewAlert(entries, 7, now + 86_400_000)!.cause).toBe(alert.cause);
+    expect(pendingReviewAlert(entries, 1, now)!.cause).not.toBe(alert.cause);
+    expect(pendingReviewAlert(entries, 30, now)).toBeNull();
   });
 });

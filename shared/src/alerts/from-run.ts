@@ -4,11 +4,12 @@
 // after run is one alert, counted, until the served policy changes again.
 import type { RunChanges } from '../watch/compare';
 import type { Drift } from '../watch/drift';
+import type { InventoryEntry } from '../watch/inventory';
 import type { WatchedScript } from '../watch/snapshot';
 import type { AlertKind } from './alert';
 
 export interface RunAlert {
-  kind: Extract<AlertKind, 'script-added' | 'script-changed' | 'header-changed' | 'drift'>;
+  kind: Extract<AlertKind, 'script-added' | 'script-changed' | 'script-pending' | 'header-changed' | 'drift'>;
   cause: string;
   summary: string;
 }
@@ -112,4 +113,36 @@ export function alertsFromRun(input: {
     });
   }
   return alerts;
+}
+
+const DAY = 86_400_000;
+
+/** Since when a pending script has waited: since its current content was first seen. */
+function pendingSince(entry: Pick<InventoryEntry, 'digest' | 'digests' | 'firstSeen'>): string {
+  return entry.digests.find((d) => d.digest === entry.digest)?.firstSeen ?? entry.firstSeen;
+}
+
+/**
+ * "Script pending review for more than N days": one alert for all such scripts, grouped by which scripts
+ * they are (the same ones still waiting are counted, and sent again a day later; one more makes it news).
+ */
+export function pendingReviewAlert(
+  entries: readonly Pick<
+    InventoryEntry,
+    'key' | 'kind' | 'url' | 'party' | 'initiator' | 'digest' | 'digests' | 'firstSeen' | 'state'
+  >[],
+  pendingDays: number,
+  now: number,
+): RunAlert | null {
+  const waiting = entries
+    .filter((e) => e.state === 'pending' && now - Date.parse(pendingSince(e)) > pendingDays * DAY)
+    .sort((a, b) => a.key.localeCompare(b.key));
+  if (waiting.length === 0) return null;
+  const named = waiting.slice(0, NAMED).map((e) => (e.url ?? `${e.kind} script`).slice(0, NAME_CHARS));
+  const rest = waiting.length > NAMED ? ` and ${waiting.length - NAMED} more` : '';
+  return {
+    kind: 'script-pending',
+    cause: `pending:${pendingDays}:${digestOf(waiting.map((e) => `${e.key}\n${e.digest}`).join('\n'))}`,
+    summary: `${plural(waiting.length, 'script')} pending review for more than ${plural(pendingDays, 'day')}: ${named.join(', ')}${rest}`,
+  };
 }
