@@ -1,7 +1,7 @@
 // A domain's alerts in the table: its settings (with each webhook's sealed signing secret), one item per
 // alert group (same domain, kind and cause: counted, not sent again within NOTIFY_AGAIN_MS) and one item
 // per delivery, found by the sender through the "due" index while it waits for its next try.
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ALERT_KINDS, type RaisedAlert as Raised, raisedAlertSchema } from '@csp/shared/alerts/alert';
 import {
   ALERT_LIMITS,
@@ -31,7 +31,7 @@ import {
   reportingMarkerIndexes,
   reportingMarkerKey,
 } from './keys';
-import { queryPartition, queryTable } from './query';
+import { queryItems, queryPartition, queryTable } from './query';
 
 /** An alert group already sent is sent again (with its count) after this long, not before. */
 export const NOTIFY_AGAIN_MS = 24 * 3_600_000;
@@ -286,20 +286,14 @@ export async function listDeliveries(
 
 /** Deliveries due at `now` (oldest first), across all domains. */
 export async function dueDeliveries(db: Db, now: number, limit = 25): Promise<DeliveryRecord[]> {
-  const res = await db.doc.send(
-    new QueryCommand({
-      TableName: db.table,
-      IndexName: 'gsi3',
-      KeyConditionExpression: 'gsi3pk = :p AND gsi3sk <= :now',
-      // Sort keys start with the ISO time: everything due up to now sorts before now's time + '~'.
-      ExpressionAttributeValues: {
-        ':p': DUE_DELIVERIES_PARTITION,
-        ':now': `${new Date(now).toISOString()}~`,
-      },
-      Limit: limit,
-    }),
-  );
-  return (res.Items ?? []).map(deliveryFromItem);
+  const items = await queryItems(db, {
+    index: 'gsi3',
+    // Sort keys start with the ISO time: everything due up to now sorts before now's time + '~'.
+    condition: 'gsi3pk = :p AND gsi3sk <= :now',
+    values: { ':p': DUE_DELIVERIES_PARTITION, ':now': `${new Date(now).toISOString()}~` },
+    limit,
+  });
+  return items.map(deliveryFromItem);
 }
 
 /**
@@ -378,30 +372,17 @@ export async function deleteDomainAlerts(db: Db, domainId: string): Promise<void
 }
 
 /** Items of the domain's alert partition whose sort key starts with `prefix`. */
-async function querySortKeyPrefix(
+function querySortKeyPrefix(
   db: Db,
   domainId: string,
   prefix: string,
   opts: { newestFirst?: boolean; limit?: number } = {},
 ): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-        ExpressionAttributeValues: { ':p': domainAlertsPartition(domainId), ':s': prefix },
-        ScanIndexForward: !opts.newestFirst,
-        ...(Number.isFinite(limit) ? { Limit: Math.min(100, limit - items.length) } : {}),
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(res.Items ?? []));
-    start = res.LastEvaluatedKey;
-  } while (start && items.length < limit);
-  return items;
+  return queryItems(db, {
+    condition: 'pk = :p AND begins_with(sk, :s)',
+    values: { ':p': domainAlertsPartition(domainId), ':s': prefix },
+    ...opts,
+  });
 }
 
 const markerSchema = z.object({

@@ -15,6 +15,28 @@ export interface PartitionQuery {
 }
 
 export async function queryPartition(db: Db, q: PartitionQuery): Promise<Record<string, unknown>[]> {
+  return queryItems(db, {
+    index: q.index,
+    condition: `${q.index}pk = :p`,
+    values: { ':p': q.partition },
+    ...(q.limit !== undefined ? { limit: q.limit } : {}),
+    ...(q.newestFirst ? { newestFirst: true } : {}),
+    ...(q.projection ? { projection: q.projection } : {}),
+  });
+}
+
+/** Any key condition on the table or an index, page after page (still never a Scan). */
+export interface KeyQuery {
+  index?: 'gsi1' | 'gsi2' | 'gsi3';
+  /** The key condition, e.g. 'pk = :p AND begins_with(sk, :s)'. */
+  condition: string;
+  values: Record<string, unknown>;
+  limit?: number;
+  newestFirst?: boolean;
+  projection?: string;
+}
+
+export async function queryItems(db: Db, q: KeyQuery): Promise<Record<string, unknown>[]> {
   const limit = q.limit ?? Number.POSITIVE_INFINITY;
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
@@ -22,9 +44,9 @@ export async function queryPartition(db: Db, q: PartitionQuery): Promise<Record<
     const res = await db.doc.send(
       new QueryCommand({
         TableName: db.table,
-        IndexName: q.index,
-        KeyConditionExpression: `${q.index}pk = :p`,
-        ExpressionAttributeValues: { ':p': q.partition },
+        ...(q.index ? { IndexName: q.index } : {}),
+        KeyConditionExpression: q.condition,
+        ExpressionAttributeValues: q.values,
         ScanIndexForward: !q.newestFirst,
         ...(Number.isFinite(limit) ? { Limit: Math.min(100, limit - items.length) } : {}),
         ...(q.projection ? { ProjectionExpression: q.projection } : {}),

@@ -1,7 +1,7 @@
 // A domain's schedule (shared/src/watch/schedule.ts says when it runs) and the history of its due times.
 // The dispatcher (functions/src/watch/dispatch.ts) finds due schedules with one Query of their index
 // partition and claims each due time with a conditional write, so two dispatchers never both act on one.
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type ScheduleRun, scheduleRunSchema } from '@csp/shared/schemas/schedule';
 import { scheduleSchema } from '@csp/shared/watch/schedule';
 import * as z from 'zod';
@@ -15,9 +15,11 @@ import {
   scheduleDueIndexes,
   scheduleDueSortKey,
   scheduleKey,
+  schedulePartition,
   scheduleRunKey,
   scheduleRunPrefix,
 } from './keys';
+import { queryItems, queryTable } from './query';
 
 const scheduleRecordSchema = z.object({
   domainId: z.string(),
@@ -58,27 +60,14 @@ export async function putSchedule(db: Db, input: Omit<ScheduleRecord, 'updatedAt
 
 /** Schedules whose next run is at or before `now`, soonest first (one Query, page by page). */
 export async function dueSchedules(db: Db, now: number, limit = 500): Promise<ScheduleRecord[]> {
-  const found: ScheduleRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        IndexName: 'gsi3',
-        // '#' sorts before every id character and '~' after: every domain due at `now` is included.
-        KeyConditionExpression: 'gsi3pk = :p AND gsi3sk <= :due',
-        ExpressionAttributeValues: {
-          ':p': SCHEDULES_DUE_PARTITION,
-          ':due': `${scheduleDueSortKey(now, '')}~`,
-        },
-        Limit: Math.min(100, limit - found.length),
-        ExclusiveStartKey: start,
-      }),
-    );
-    found.push(...(res.Items ?? []).map(scheduleFromItem));
-    start = res.LastEvaluatedKey;
-  } while (start && found.length < limit);
-  return found;
+  const items = await queryItems(db, {
+    index: 'gsi3',
+    // '#' sorts before every id character and '~' after: every domain due at `now` is included.
+    condition: 'gsi3pk = :p AND gsi3sk <= :due',
+    values: { ':p': SCHEDULES_DUE_PARTITION, ':due': `${scheduleDueSortKey(now, '')}~` },
+    limit,
+  });
+  return items.map(scheduleFromItem);
 }
 
 /**
@@ -131,34 +120,16 @@ export async function recordScheduleRun(
 /** The schedule's history, newest first. */
 export async function listScheduleRuns(db: Db, domainId: string, limit = 50): Promise<ScheduleRun[]> {
   const { pk, skPrefix } = scheduleRunPrefix(domainId);
-  const res = await db.doc.send(
-    new QueryCommand({
-      TableName: db.table,
-      KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-      ExpressionAttributeValues: { ':p': pk, ':s': skPrefix },
-      ScanIndexForward: false,
-      Limit: limit,
-    }),
-  );
-  return (res.Items ?? []).map(runFromItem);
+  const items = await queryItems(db, {
+    condition: 'pk = :p AND begins_with(sk, :s)',
+    values: { ':p': pk, ':s': skPrefix },
+    newestFirst: true,
+    limit,
+  });
+  return items.map(runFromItem);
 }
 
-/** A deleted domain's schedule and its history. */
+/** A deleted domain's schedule and its history (one partition). */
 export async function deleteSchedule(db: Db, domainId: string): Promise<void> {
-  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: scheduleKey(domainId) }));
-  const { pk, skPrefix } = scheduleRunPrefix(domainId);
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-        ExpressionAttributeValues: { ':p': pk, ':s': skPrefix },
-        ProjectionExpression: 'pk, sk',
-        ExclusiveStartKey: start,
-      }),
-    );
-    await batchDelete(db, (res.Items ?? []) as { pk: string; sk: string }[]);
-    start = res.LastEvaluatedKey;
-  } while (start);
+  await batchDelete(db, await queryTable(db, schedulePartition(domainId)));
 }
