@@ -2,7 +2,7 @@
 // alert group (same domain, kind and cause: counted, not sent again within NOTIFY_AGAIN_MS) and one item
 // per delivery, found by the sender through the "due" index while it waits for its next try.
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ALERT_KINDS, type RaisedAlert as Raised, raisedAlertSchema } from '@csp/shared/alerts/alert';
+import { type RaisedAlert as Raised, raisedAlertSchema } from '@csp/shared/alerts/alert';
 import {
   ALERT_LIMITS,
   type AlertDelivery,

@@ -1,7 +1,7 @@
 // A domain's schedule (shared/src/watch/schedule.ts says when it runs) and the history of its due times.
 // The dispatcher (functions/src/watch/dispatch.ts) finds due schedules with one Query of their index
 // partition and claims each due time with a conditional write, so two dispatchers never both act on one.
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type ScheduleRun, scheduleRunSchema } from '@csp/shared/schemas/schedule';
 import { scheduleSchema } from '@csp/shared/watch/schedule';
 import * as z from 'zod';
