@@ -32,13 +32,27 @@ import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
 import { jsonBody } from '../validate';
 
+/** The webhook's origin and the end of its address: https://hooks.slack.com/…/Xy3z. */
+export function maskedWebhookUrl(url: string): string {
+  const parsed = new URL(url);
+  const rest = `${parsed.pathname}${parsed.search}`;
+  return rest.length > 1 ? `${parsed.origin}/…${rest.slice(-4)}` : parsed.origin;
+}
+
 /** "Send test" per domain and hour: each one makes the product POST to an address the user chose. */
 const TESTS_PER_HOUR = 10;
 
 export const domainAlertRoutes = new Hono<ApiEnv>()
   .get('/:id/alert-settings', requireUser, async (c) => {
     const domain = await domainFor(c, c.req.param('id'), 'read');
-    return c.json(toAlertSettings(await getAlertSettings(c.var.deps.db, domain.id)));
+    const settings = toAlertSettings(await getAlertSettings(c.var.deps.db, domain.id));
+    if (domain.access === 'owner') return c.json(settings);
+    // A webhook's address is often its credential (Slack's carry their token in the path): team members
+    // see where it goes, not the address itself.
+    return c.json({
+      ...settings,
+      webhooks: settings.webhooks.map((w) => ({ ...w, url: maskedWebhookUrl(w.url) })),
+    });
   })
 
   .put('/:id/alert-settings', requireUser, jsonBody(alertSettingsBodySchema), async (c) => {

@@ -279,6 +279,35 @@ describe('deliveries', () => {
   });
 });
 
+describe('team members', () => {
+  it('read the alerts but see only where a webhook goes, not its address', async () => {
+    const member = await registeredClient(server.url);
+    const me = await (await member.client.get('/api/user')).json();
+    const team = await (
+      await owner.client.post('/api/teams', { name: 'Agency', slug: `agency-${Date.now()}` })
+    ).json();
+    const invitation = await (
+      await owner.client.post(`/api/teams/${team.id}/invitations`, { email: me.email })
+    ).json();
+    const token = new URL(invitation.link).pathname.split('/').pop();
+    expect((await member.client.post(`/api/invitations/${token}/accept`)).status).toBe(200);
+    const seen = await (await member.client.get(`/api/domains/${domainId}/alert-settings`)).json();
+    expect(seen.webhooks.length).toBeGreaterThan(0);
+    for (const w of seen.webhooks) expect(w.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/…/);
+    expect(JSON.stringify(seen)).not.toContain('/hook');
+    expect((await member.client.post(`/api/domains/${domainId}/alerts/test`)).status).toBe(403);
+    expect(
+      (
+        await member.client.put(`/api/domains/${domainId}/alert-settings`, {
+          kinds: [],
+          email: false,
+          pendingDays: 3,
+        })
+      ).status,
+    ).toBe(403);
+  });
+});
+
 describe('deleting the domain', () => {
   it('takes its settings, alerts and deliveries with it', async () => {
     expect((await queryTable(server.deps.db, domainAlertsPartition(domainId))).length).toBeGreaterThan(5);
