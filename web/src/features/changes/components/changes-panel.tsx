@@ -41,8 +41,7 @@ export function ChangesPanel({ domainId }: { domainId: string }) {
         ) : runs.length === 0 ? (
           <EmptyState
             icon={History}
-            title="No changes yet"
-            description="No changes yet: the first comparison appears after a domain's second analysis."
+            title="No changes yet: the first comparison appears after a domain's second analysis"
           />
         ) : (
           <>

@@ -84,7 +84,7 @@ export function RunDetails({ run }: { run: ChangedRun }) {
         </DetailsSection>
       ) : null}
       {drift ? (
-        <DetailsSection title="Drift from the saved policy">
+        <DetailsSection title="Drift">
           <div className="flex flex-col gap-2" data-testid="drift-details">
             <div className="flex flex-wrap items-center gap-1.5">
               <Badge variant={DRIFT_LABELS[drift.state].variant}>{DRIFT_LABELS[drift.state].label}</Badge>
