@@ -2,18 +2,19 @@
 // the synthetic factory, compared and judged for drift by the same functions the crawl writer uses): the
 // timeline counts what changed, a run's details name a changed script's old and new digests, a header a page
 // stopped serving and the drift from the saved policy; "Load more" brings the older runs; a domain with one
-// analysis at most shows the empty state. With SHOTS_DIR set it saves the panel at 1440 and 390 px there.
+// analysis at most shows the empty state; the dashboard lists a domain's scripts pending review and drift. With SHOTS_DIR set it saves the panel at 1440 and 390 px there.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '@csp/functions/src/store/db';
 import { putWatchRun, type WatchCounts } from '@csp/functions/src/store/watch-snapshots';
+import { updateInventory } from '@csp/functions/src/watch/inventory-update';
 import { compareRuns } from '@csp/shared/watch/compare';
 import { policyDrift } from '@csp/shared/watch/drift';
 import type { RunSnapshot } from '@csp/shared/watch/snapshot';
 import { syntheticRuns } from '@csp/shared/watch/snapshot-factory';
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { clickUncovered } from './harness';
+import { clickUncovered, dismissAchievementOverlay } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
 const t = setupSignedInBrowser();
@@ -193,5 +194,41 @@ describe('the Changes panel', () => {
     );
     expect(await t.page.$('[data-testid="change-run"]')).toBeNull();
     await screenshots(t.page, 'changes-empty');
+  }, 120_000);
+
+  it("lists on the dashboard each domain's scripts pending review and its last run's drift", async () => {
+    const domain = await (
+      await t.client.post('/api/domains', { name: 'Watched shop', url: 'https://watched.example/' })
+    ).json();
+    const [, last] = await storeRuns(t.server.deps.db, domain.id, 2);
+    await updateInventory(t.server.deps.db, {
+      domainId: domain.id,
+      snapshot: {
+        analysisId: last.analysisId,
+        completedAt: last.completedAt,
+        scripts: last.scripts.slice(0, 4),
+      },
+    });
+    await t.page.setViewport({ width: 1280, height: 900 });
+    await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
+    await dismissAchievementOverlay(t.page);
+    const cell = await t.page.waitForSelector(
+      `xpath/.//tr[@data-testid="domain-row"][.//a[normalize-space()="Watched shop"]]//td[@data-testid="domain-watch"]`,
+    );
+    await t.page.waitForFunction((c) => (c as HTMLElement).innerText.includes('to review'), {}, cell);
+    expect(await cell!.evaluate((c) => (c as HTMLElement).innerText.replace(/\s+/g, ' '))).toBe(
+      '4 to review Drift',
+    );
+    for (const width of [1440, 390]) {
+      if (!process.env.SHOTS_DIR) break;
+      await t.page.setViewport({ width, height: 900 });
+      await new Promise((r) => setTimeout(r, 300));
+      const row = await t.page.waitForSelector(
+        `xpath/.//tr[@data-testid="domain-row"][.//a[normalize-space()="Watched shop"]]`,
+      );
+      expect(await row!.evaluate((r) => (r as HTMLElement).innerText)).toContain('4 to review');
+      const card = await t.page.$('xpath/.//div[./div/div/h2[contains(., "Your Domains")]]');
+      await card!.screenshot({ path: join(process.env.SHOTS_DIR, `dashboard-domains-${width}.png`) });
+    }
   }, 120_000);
 });
