@@ -12,9 +12,9 @@ import { compareRuns } from '@csp/shared/watch/compare';
 import { policyDrift } from '@csp/shared/watch/drift';
 import type { RunSnapshot } from '@csp/shared/watch/snapshot';
 import { syntheticRuns } from '@csp/shared/watch/snapshot-factory';
-import type { Page } from 'puppeteer-core';
+import type { HTTPRequest, Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { clickUncovered, dismissAchievementOverlay } from './harness';
+import { clickUncovered, dismissAchievementOverlay, waitForToast } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
 const t = setupSignedInBrowser();
@@ -165,7 +165,7 @@ describe('the Changes panel', () => {
     await screenshots(t.page, 'changes-details');
   }, 120_000);
 
-  it('brings older runs with Load more, and shows the empty state before a second analysis', async () => {
+  it('brings older runs with Load more; before a second analysis, after a failed read and a retry, the empty state', async () => {
     const domain = await (
       await t.client.post('/api/domains', { name: 'Busy', url: 'https://busy.example/' })
     ).json();
@@ -186,7 +186,31 @@ describe('the Changes panel', () => {
       await t.client.post('/api/domains', { name: 'Quiet', url: 'https://quiet.example/' })
     ).json();
     await storeRuns(t.server.deps.db, quiet.id, 1);
-    await t.page.goto(`${t.server.url}/domains/${quiet.id}`, { waitUntil: 'load' });
+    // The first read fails: the panel says so and offers to try again, which reads it.
+    const changesPath = `/api/domains/${quiet.id}/changes`;
+    let failing = true;
+    const onRequest = (request: HTTPRequest) => {
+      if (failing && new URL(request.url()).pathname === changesPath) {
+        void request.respond({ status: 500, contentType: 'application/json', body: '{"message":"down"}' });
+      } else {
+        void request.continue();
+      }
+    };
+    t.guard.allowFailedRequest(changesPath, 500);
+    t.page.on('request', onRequest);
+    await t.page.setRequestInterception(true);
+    try {
+      await t.page.goto(`${t.server.url}/domains/${quiet.id}`, { waitUntil: 'load' });
+      expect((await waitForToast(t.page, 'Failed to fetch the changes')).variant).toBe('destructive');
+      const retry = await t.page.waitForSelector(
+        'xpath/.//*[@data-testid="changes-panel"]//*[@role="alert"]//button[normalize-space()="Try again"]',
+      );
+      failing = false;
+      await clickUncovered(t.page, retry!);
+    } finally {
+      t.page.off('request', onRequest);
+      await t.page.setRequestInterception(false);
+    }
     await t.page.waitForFunction(() =>
       document.body.innerText.includes(
         "No changes yet: the first comparison appears after a domain's second analysis",
