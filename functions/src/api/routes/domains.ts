@@ -7,11 +7,15 @@ import { notFound } from '../../errors';
 import { listDomainAnalyses, toAnalysesWithPositions } from '../../store/analyses';
 import { failStale } from '../../store/analysis-runs';
 import { putContact } from '../../store/contacts';
+import { getDomainWatch } from '../../store/domain-watch';
 import { createDomain, deleteDomainCascade, listUserDomains, updateDomain } from '../../store/domains';
 import { domainFor, type SeenDomain, teamOwnerOf } from '../access';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
 import { jsonBody } from '../validate';
+
+/** Domains whose watch figures the list reads at once. */
+const WATCH_READS_AT_ONCE = 16;
 
 export const domainRoutes = new Hono<ApiEnv>()
   .use(requireUser)
@@ -25,7 +29,17 @@ export const domainRoutes = new Hono<ApiEnv>()
         ? (await listUserDomains(db, owner)).map((d) => ({ ...d, access: 'team' }))
         : [];
     // Newest first across both (ids sort by creation time).
-    return c.json([...own, ...team].sort((a, b) => b.id.localeCompare(a.id)));
+    const domains = [...own, ...team].sort((a, b) => b.id.localeCompare(a.id));
+    // The dashboard's watch figures: two reads per domain (their cost in store/domain-watch.ts), a few
+    // domains at a time so a list of hundreds does not fire a thousand requests at once.
+    const listed = [];
+    for (let i = 0; i < domains.length; i += WATCH_READS_AT_ONCE) {
+      const batch = domains.slice(i, i + WATCH_READS_AT_ONCE);
+      listed.push(
+        ...(await Promise.all(batch.map(async (d) => ({ ...d, watch: await getDomainWatch(db, d.id) })))),
+      );
+    }
+    return c.json(listed);
   })
 
   .post('/', jsonBody(domainCreateSchema), async (c) => {

@@ -1,6 +1,6 @@
 // /domains/:id (spec "Domain detail"): the domain, its running analysis, quick and advanced starts, quick
-// stats, the latest analysis and the history, the CSP rules generator, the script inventory, the security
-// reports panel, and Monitoring: the schedule and the alerts.
+// stats, the latest analysis and the history, the CSP rules generator, the script inventory, what changed
+// between runs, the security reports panel, and Monitoring: the schedule and the alerts.
 // A team member sees the owner's domain read-only: no start, activate, delete, save or report deletion.
 import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain';
 import { useQueryClient } from '@tanstack/react-query';
@@ -22,6 +22,7 @@ import { SecurityHistoryCard } from '@/features/analyses/components/security-his
 import { StartAnalysisButton } from '@/features/analyses/components/start-analysis-button';
 import { isInProgressStatus } from '@/features/analyses/utils/progress';
 import { securityHistory } from '@/features/analyses/utils/security-score';
+import { ChangesPanel } from '@/features/changes/components/changes-panel';
 import { RulesGeneratorPanel } from '@/features/configurations/components/rules-generator-panel';
 import { useDomain } from '@/features/domains/api/get-domain';
 import { DeleteDomainButton } from '@/features/domains/components/delete-domain-button';
@@ -157,6 +158,12 @@ export function DomainDetailRoute() {
         loadSuggestions={getReportSuggestions}
       />
       <ScriptsPanel domainId={d.id} readOnly={readOnly} />
+      <section aria-labelledby="domain-changes-title" className="flex min-w-0 flex-col gap-4">
+        <h2 id="domain-changes-title" className="text-lg font-semibold tracking-tight">
+          Changes
+        </h2>
+        <ChangesPanel domainId={d.id} />
+      </section>
       <ReportsPanel domainId={d.id} readOnly={readOnly} />
       {/* Monitoring: when the domain is analysed again on its own, and what alerts whom. */}
       <section aria-labelledby="domain-monitoring-title" className="flex min-w-0 flex-col gap-4">

@@ -10,7 +10,8 @@ export function createDomain(body: DomainCreateInput) {
 }
 
 export function useCreateDomain(
-  options: { onSuccess?: (domain: SeenDomain) => void; onError?: (error: Error) => void } = {},
+  // The created domain has no watch figures yet (the list reads them).
+  options: { onSuccess?: (domain: Omit<SeenDomain, 'watch'>) => void; onError?: (error: Error) => void } = {},
 ) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -1,15 +1,17 @@
 // Dashboard "Your Domains": Add Domain, an empty state, and one row per domain (name, url,
-// Active/Inactive, count of scans, link to /domains/{id}). The whole row opens the domain.
+// Active/Inactive, its watch: scripts pending review and the last run's drift, count of scans, link to
+// /domains/{id}). The whole row opens the domain.
 import type { Domain } from '@csp/shared/schemas/domain';
+import type { DomainWatch } from '@csp/shared/schemas/domain-watch';
 import { Globe, Plus, Users } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { Badge } from '@/components/ui/badge';
+import { Badge, type BadgeVariant } from '@/components/ui/badge';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ListTable, ROW_LINK_STRETCH, RowChevronLink } from '@/components/ui/list-table';
 import { cn } from '@/lib/class-names';
-import { formatCount, formatDate } from '@/lib/format';
+import { countOf, formatCount, formatDate } from '@/lib/format';
 
 export function DomainStatusBadge({ isActive }: { isActive: boolean }) {
   return isActive ? (
@@ -44,7 +46,51 @@ function ScanCount({ count }: { count: number }) {
   );
 }
 
-export function DomainsCard({ domains, error }: { domains: Domain[]; error?: Error | null }) {
+const DRIFT_BADGES: Record<
+  NonNullable<DomainWatch['lastDrift']>['state'],
+  { label: string; variant: BadgeVariant; title: string }
+> = {
+  matches: { label: 'No drift', variant: 'success', title: 'The last run found the saved policy served' },
+  differs: {
+    label: 'Drift',
+    variant: 'destructive',
+    title: 'The last run found a policy other than the saved one',
+  },
+  'none-served': {
+    label: 'No policy served',
+    variant: 'warning',
+    title: 'The last run found no policy served',
+  },
+};
+
+/** Scripts waiting for review and the last run's drift; nothing before the domain's first watched run. */
+function WatchBadges({ watch }: { watch: DomainWatch | undefined }) {
+  if (!watch || (watch.pendingScripts === 0 && !watch.lastDrift)) return null;
+  const drift = watch.lastDrift ? DRIFT_BADGES[watch.lastDrift.state] : null;
+  return (
+    <>
+      {watch.pendingScripts > 0 ? (
+        <Badge variant="warning" title={`${countOf(watch.pendingScripts, 'script')} pending review`}>
+          {formatCount(watch.pendingScripts)} to review
+        </Badge>
+      ) : null}
+      {drift ? (
+        <Badge variant={drift.variant} title={drift.title}>
+          {drift.label}
+        </Badge>
+      ) : null}
+    </>
+  );
+}
+
+export function DomainsCard({
+  domains,
+  error,
+}: {
+  /** `watch`: from the list (GET /api/domains); absent on a domain just created. */
+  domains: (Domain & { watch?: DomainWatch })[];
+  error?: Error | null;
+}) {
   return (
     <Card className="flex flex-col">
       <CardHeader
@@ -91,6 +137,9 @@ export function DomainsCard({ domains, error }: { domains: Domain[]; error?: Err
                 <th scope="col" className="hidden px-3 py-2.5 font-medium sm:table-cell">
                   Status
                 </th>
+                <th scope="col" className="hidden px-3 py-2.5 font-medium sm:table-cell">
+                  Watch
+                </th>
                 <th scope="col" className="hidden px-3 py-2.5 text-right font-medium sm:table-cell">
                   Scans
                 </th>
@@ -120,16 +169,22 @@ export function DomainsCard({ domains, error }: { domains: Domain[]; error?: Err
                     {domain.name}
                   </Link>
                   <span className="block truncate font-mono text-xs text-muted-foreground">{domain.url}</span>
-                  <span className="mt-1.5 flex items-center gap-2 sm:hidden">
+                  <span className="mt-1.5 flex flex-wrap items-center gap-2 sm:hidden">
                     <DomainStatusBadge isActive={domain.isActive} />
                     {domain.access === 'team' ? <TeamBadge /> : null}
                     <ScanCount count={domain.totalScans} />
+                    <WatchBadges watch={domain.watch} />
                   </span>
                 </td>
                 <td className="hidden px-3 py-3 sm:table-cell">
                   <span className="flex flex-wrap items-center gap-1.5">
                     <DomainStatusBadge isActive={domain.isActive} />
                     {domain.access === 'team' ? <TeamBadge /> : null}
+                  </span>
+                </td>
+                <td className="hidden px-3 py-3 sm:table-cell" data-testid="domain-watch">
+                  <span className="flex flex-wrap items-center gap-1.5">
+                    <WatchBadges watch={domain.watch} />
                   </span>
                 </td>
                 <td className="hidden px-3 py-3 text-right whitespace-nowrap sm:table-cell">
