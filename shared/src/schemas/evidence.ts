@@ -14,8 +14,13 @@ export const EVIDENCE_LIMITS = {
   runs: 1_000,
   /** Alert groups one export lists (the most recently seen that overlap the period). */
   alerts: 1_000,
-  /** Alert deliveries one export lists (the newest of the period). */
+  /** Alert deliveries one export lists (the first of the period). */
   deliveries: 1_000,
+  /**
+   * Bytes one download may carry: a Lambda answer holds 6 MB, and a larger one would fail as a bare 502.
+   * Only an inventory of thousands of scripts on many pages each comes near it.
+   */
+  responseBytes: 5_500_000,
 } as const;
 
 const day = (name: string) =>

@@ -8,6 +8,7 @@
 // their time), each list at most EVIDENCE_LIMITS of it (the export says when one was cut); the inventory is
 // one item per script (capped by the watch); the history is the domain's history partition filtered to the
 // period by DynamoDB (its keys group rows by script, so the read covers the partition, the answer the period).
+// An answer over EVIDENCE_LIMITS.responseBytes is refused with a 413 that says why (Lambda answers 6 MB at most).
 import { EVIDENCE_LIMITS, evidenceQuerySchema } from '@csp/shared/schemas/evidence';
 import { evidenceCsv, evidenceFilename, evidenceJson } from '@csp/shared/watch/evidence';
 import { evidencePeriod } from '@csp/shared/watch/evidence-period';
@@ -74,6 +75,14 @@ export const domainEvidenceRoutes = new Hono<ApiEnv>().get(
       cut: { runs: runs.more, alerts: inPeriod.length > EVIDENCE_LIMITS.alerts, deliveries: deliveries.more },
     };
     const body = q.format === 'csv' ? evidenceCsv(input) : JSON.stringify(evidenceJson(input), null, 2);
+    const bytes = Buffer.byteLength(body);
+    if (bytes > EVIDENCE_LIMITS.responseBytes) {
+      throw new AppError(
+        413,
+        `This export is ${(bytes / 1e6).toFixed(1)} MB, more than one download carries ` +
+          `(${EVIDENCE_LIMITS.responseBytes / 1e6} MB): choose a shorter period${q.format === 'json' ? ' or CSV' : ''}`,
+      );
+    }
     return c.body(body, 200, {
       'Content-Type': CONTENT_TYPES[q.format],
       'Content-Disposition': `attachment; filename="${evidenceFilename(domain.name, input.period, q.format)}"`,

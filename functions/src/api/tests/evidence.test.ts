@@ -302,4 +302,33 @@ describe('evidence export', () => {
       expect((await bad.json()).message, q).toContain(message);
     }
   });
+
+  it('refuses, with the reason, an export larger than one download carries; the CSV of it still fits', async () => {
+    const owner = await registeredClient(server.url);
+    const domain = await (await owner.client.post('/api/domains', { name: 'Big', url: `${SITE}/` })).json();
+    // 60 scripts on 50 pages each, every page address 2,000 characters: 6 MB of page lists in the JSON,
+    // while the CSV's page cells are cut at what a spreadsheet keeps.
+    const pages = Array.from(
+      { length: 50 },
+      (_, p) => `${SITE}/${String(p).padStart(2, '0')}/${'x'.repeat(1_990)}`,
+    );
+    await updateInventory(server.deps.db, {
+      domainId: domain.id,
+      snapshot: {
+        analysisId: newId(),
+        completedAt: new Date().toISOString(),
+        scripts: Array.from({ length: 60 }, (_, i) =>
+          script(`${SITE}/s${i}.js`, `sha384-${i}`, { pages, pageCount: 50 }),
+        ),
+      },
+    });
+    const json = await owner.client.get(`/api/domains/${domain.id}/evidence?format=json`);
+    expect(json.status).toBe(413);
+    expect((await json.json()).message).toMatch(
+      /^This export is 6\.\d MB, more than one download carries \(5\.5 MB\): choose a shorter period or CSV$/,
+    );
+    const csv = await owner.client.get(`/api/domains/${domain.id}/evidence?format=csv`);
+    expect(csv.status).toBe(200);
+    expect((await rowsOf(csv)).filter((r) => r.section === 'inventory')).toHaveLength(60);
+  });
 });
