@@ -20,6 +20,7 @@ import { apiTokenRoutes } from './routes/api-tokens';
 import { challengeRoutes, loginRoutes, logoutRoutes, registerRoutes } from './routes/auth';
 import { configurationRoutes, domainConfigurationRoutes } from './routes/configurations';
 import { domainRoutes } from './routes/domains';
+import { domainEvidenceRoutes } from './routes/evidence';
 import { domainReportRoutes, reportRoutes } from './routes/reports';
 import { domainScheduleRoutes } from './routes/schedules';
 import { domainScriptRoutes } from './routes/scripts';
@@ -79,6 +80,7 @@ export function createApiApp(deps: ApiDeps) {
     .route('/domains', domainAlertRoutes)
     .route('/domains', domainScriptRoutes)
     .route('/domains', domainChangesRoutes)
+    .route('/domains', domainEvidenceRoutes)
     .route('/csp-analyses', analysisRoutes)
     .route('/csp/analyze', analyzeRoutes)
     .route('/csp/analyze', analysisChangesRoutes)

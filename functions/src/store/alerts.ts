@@ -16,7 +16,7 @@ import {
 import * as z from 'zod';
 import { batchDelete } from './batch';
 import { type Db, isConditionFailure } from './db';
-import { newId } from './ids';
+import { idFloor, newId } from './ids';
 import { itemReader } from './items';
 import {
   ALERT_DELIVERY_SK_PREFIX,
@@ -458,4 +458,41 @@ export async function dropReportingMarker(db: Db, domainId: string, lastReportHo
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
   }
+}
+
+/**
+ * The domain's deliveries created in a period (ISO instants, inclusive), oldest first, at most `limit` (and
+ * whether there were more). A key range: delivery ids begin with their creation time, so only the period's
+ * items are read.
+ */
+export async function listDeliveriesBetween(
+  db: Db,
+  domainId: string,
+  period: { from: string; to: string },
+  limit: number,
+): Promise<{ deliveries: AlertDelivery[]; more: boolean }> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+        ExpressionAttributeValues: {
+          ':p': domainAlertsPartition(domainId),
+          ':a': alertDeliveryKey(domainId, idFloor(Date.parse(period.from))).sk,
+          ':b': alertDeliveryKey(domainId, idFloor(Date.parse(period.to) + 1)).sk,
+        },
+        Limit: limit + 1 - items.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start && items.length <= limit);
+  const deliveries = items.slice(0, limit).map((item) => {
+    const { alert: _, domainId: __, ...delivery } = deliveryFromItem(item);
+    return delivery;
+  });
+  return { deliveries, more: items.length > limit };
 }

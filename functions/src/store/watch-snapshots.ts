@@ -13,6 +13,7 @@ import {
   unpackSnapshot,
 } from '../watch/snapshot-pack';
 import { type Db, isConditionFailure } from './db';
+import { idFloor } from './ids';
 import { itemReader } from './items';
 import { watchRunKey, watchRunsPartition } from './keys';
 
@@ -152,4 +153,45 @@ export async function listWatchRuns(
   const more = runs.length > page.limit;
   const listed = runs.slice(0, page.limit);
   return { runs: listed, next: more ? (listed.at(-1)?.analysisId ?? null) : null };
+}
+
+/** How long before its completion a run's analysis may have been created (its id carries the creation time). */
+const RUN_STARTED_BEFORE_MS = 2 * 86_400_000;
+
+/**
+ * The domain's watched runs that completed in a period (ISO instants, inclusive), first runs included, oldest
+ * first, at most `limit` (and whether there were more). A key range: analysis ids begin with their creation
+ * time, so only the period's runs (and those started up to two days before it) are read; their snapshots
+ * are not.
+ */
+export async function listWatchRunsBetween(
+  db: Db,
+  domainId: string,
+  period: { from: string; to: string },
+  limit: number,
+): Promise<{ runs: WatchRun[]; more: boolean }> {
+  const runs: WatchRun[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db.doc.send(
+      new QueryCommand({
+        TableName: db.table,
+        KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+        FilterExpression: '#completedAt BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':p': watchRunsPartition(domainId),
+          ':a': watchRunKey(domainId, idFloor(Date.parse(period.from) - RUN_STARTED_BEFORE_MS)).sk,
+          ':b': watchRunKey(domainId, idFloor(Date.parse(period.to) + 1)).sk,
+          ':from': period.from,
+          ':to': period.to,
+        },
+        ...LISTED,
+        ExclusiveStartKey: start,
+      }),
+    );
+    runs.push(...(res.Items ?? []).map(toRun));
+    start = res.LastEvaluatedKey;
+  } while (start && runs.length <= limit);
+  const listed = runs.slice(0, limit).sort((a, b) => a.completedAt.localeCompare(b.completedAt));
+  return { runs: listed, more: runs.length > limit };
 }

@@ -21,7 +21,7 @@ const TOKEN_ROUTES: { method: Method; path: RegExp; scope: ApiTokenScope }[] = [
   { method: 'GET', path: /^\/api\/user$/, scope: 'read' },
   {
     method: 'GET',
-    path: /^\/api\/domains(\/[^/]+(\/(analyses|csp-configurations|uri-reports|report-suggestions|schedule|alerts|alert-deliveries|changes))?)?$/,
+    path: /^\/api\/domains(\/[^/]+(\/(analyses|csp-configurations|uri-reports|report-suggestions|schedule|alerts|alert-deliveries|changes|evidence))?)?$/,
     scope: 'read',
   },
   { method: 'GET', path: /^\/api\/domains\/[^/]+\/scripts(\/[^/]+\/history)?$/, scope: 'read' },

@@ -19,6 +19,7 @@ import { countOf, formatDateTime } from '@/lib/format';
 import { type ScriptFilters, useScripts } from '../api/get-scripts';
 import { useAddScriptRule, useAuthorizeScripts, useDeleteScriptRule } from '../api/review-scripts';
 import { PARTY_LABELS } from '../utils/labels';
+import { EvidenceDownload } from './evidence-download';
 import { AuthorizeDialog, RuleDialog } from './review-dialogs';
 import { ScriptRow } from './script-row';
 
@@ -71,12 +72,15 @@ export function ScriptsPanel({ domainId, readOnly = false }: { domainId: string;
     <Card data-testid="scripts-panel">
       <CardHeader
         actions={
-          readOnly ? null : (
-            <Button variant="outline" size="sm" onClick={() => setAddingRule(true)}>
-              <Plus aria-hidden="true" />
-              Add rule
-            </Button>
-          )
+          <div className="flex flex-wrap gap-2">
+            <EvidenceDownload domainId={domainId} />
+            {readOnly ? null : (
+              <Button variant="outline" size="sm" onClick={() => setAddingRule(true)}>
+                <Plus aria-hidden="true" />
+                Add rule
+              </Button>
+            )}
+          </div>
         }
       >
         <CardTitle>Scripts</CardTitle>
