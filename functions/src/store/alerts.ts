@@ -471,25 +471,16 @@ export async function listDeliveriesBetween(
   period: { from: string; to: string },
   limit: number,
 ): Promise<{ deliveries: AlertDelivery[]; more: boolean }> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
-        ExpressionAttributeValues: {
-          ':p': domainAlertsPartition(domainId),
-          ':a': alertDeliveryKey(domainId, idFloor(Date.parse(period.from))).sk,
-          ':b': alertDeliveryKey(domainId, idFloor(Date.parse(period.to) + 1)).sk,
-        },
-        Limit: limit + 1 - items.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(res.Items ?? []));
-    start = res.LastEvaluatedKey;
-  } while (start && items.length <= limit);
+  const items = await queryItems(db, {
+    condition: 'pk = :p AND sk BETWEEN :a AND :b',
+    values: {
+      ':p': domainAlertsPartition(domainId),
+      ':a': alertDeliveryKey(domainId, idFloor(Date.parse(period.from))).sk,
+      ':b': alertDeliveryKey(domainId, idFloor(Date.parse(period.to) + 1)).sk,
+    },
+    // One more than asked: whether there were more.
+    limit: limit + 1,
+  });
   const deliveries = items.slice(0, limit).map((item) => {
     const { alert: _, domainId: __, ...delivery } = deliveryFromItem(item);
     return delivery;
