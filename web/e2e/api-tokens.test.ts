@@ -66,10 +66,12 @@ describe('settings › API tokens', () => {
     await t.page.waitForFunction(() =>
       document.querySelector('dialog[open]')?.textContent?.includes('Choose at least one scope'),
     );
-    // The first scope box is focused, marked invalid, the dialog still open.
-    expect(
-      await t.page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value ?? null),
-    ).toBe('read');
+    // The first scope box is focused (on the next frame after the message), marked invalid, the dialog
+    // still open.
+    await t.page.waitForFunction(
+      () => (document.activeElement as HTMLInputElement | null)?.value === 'read',
+      { timeout: 5_000 },
+    );
     expect(await listTokens()).toEqual([]);
     await shoot(t.page, 'create-form-no-scope');
     await confirmDialog(t.page, 'Cancel');

@@ -206,7 +206,14 @@ describe('the Changes panel', () => {
         'xpath/.//*[@data-testid="changes-panel"]//*[@role="alert"]//button[normalize-space()="Try again"]',
       );
       failing = false;
+      // The retry goes through this handler: interception stays on until its answer came back (turned off
+      // while the request is held, the request would never be let through).
+      const answered = t.page.waitForResponse(
+        (r) => new URL(r.url()).pathname === changesPath && r.status() === 200,
+        { timeout: 20_000 },
+      );
       await clickUncovered(t.page, retry!);
+      await answered;
     } finally {
       t.page.off('request', onRequest);
       await t.page.setRequestInterception(false);

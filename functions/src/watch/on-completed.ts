@@ -97,6 +97,8 @@ async function recordRun(db: Db, log: Logger, domainId: string, analysisId: stri
     drift = policyDrift(snapshot.headers, {
       rules: composed.rules,
       reportOnly: composed.rollout !== 'enforce',
+      // Composed without a report endpoint (no request here): where reports go is not compared.
+      ignoreReporting: true,
     });
   }
   const counts: WatchCounts = {

@@ -3,7 +3,7 @@ import { policyDrift } from './drift';
 
 describe('policyDrift and reporting directives', () => {
   const saved = { 'default-src': ["'self'"], 'report-uri': ['https://csp.example/api/uri-report?domain=1'] };
-  it('where a served policy reports to is not drift', () => {
+  it('where a served policy reports to is not drift when reporting is ignored (the watch)', () => {
     const drift = policyDrift(
       [
         {
@@ -13,14 +13,22 @@ describe('policyDrift and reporting directives', () => {
           },
         },
       ],
-      { rules: saved, reportOnly: false },
+      { rules: saved, reportOnly: false, ignoreReporting: true },
     );
     expect(drift).toEqual({ state: 'matches', header: 'content-security-policy', variants: [] });
+  });
+  it('is drift when compared exactly (check against an export): reports would go elsewhere', () => {
+    const drift = policyDrift(
+      [{ page: 'https://shop.test/', headers: { 'content-security-policy': "default-src 'self'" } }],
+      { rules: saved, reportOnly: false },
+    );
+    expect(drift.state).toBe('differs');
+    expect(drift.variants[0]?.differences.map((d) => d.directive)).toEqual(['report-uri']);
   });
   it('what it allows still is', () => {
     const drift = policyDrift(
       [{ page: 'https://shop.test/', headers: { 'content-security-policy': "default-src 'self' https:" } }],
-      { rules: saved, reportOnly: false },
+      { rules: saved, reportOnly: false, ignoreReporting: true },
     );
     expect(drift.state).toBe('differs');
     expect(drift.variants[0]?.differences).toEqual([

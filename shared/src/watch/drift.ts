@@ -27,7 +27,10 @@ export interface Drift {
   variants: DriftVariant[];
 }
 
-export function policyDrift(pages: PageHeaders[], expected: { rules: CspRules; reportOnly: boolean }): Drift {
+export function policyDrift(
+  pages: PageHeaders[],
+  expected: { rules: CspRules; reportOnly: boolean; ignoreReporting?: boolean },
+): Drift {
   const header = expected.reportOnly ? 'content-security-policy-report-only' : 'content-security-policy';
   const byValue = new Map<string | null, string[]>();
   for (const { page, headers } of pages) {
@@ -39,7 +42,8 @@ export function policyDrift(pages: PageHeaders[], expected: { rules: CspRules; r
   const variants: DriftVariant[] = [...byValue].map(([served, list]) => ({
     served,
     pages: list,
-    differences: served === null ? [] : closestDifferences(expected.rules, served),
+    differences:
+      served === null ? [] : closestDifferences(expected.rules, served, expected.ignoreReporting ?? false),
   }));
   const matching = (v: DriftVariant) => v.served !== null && v.differences.length === 0;
   const state: DriftState = variants.every(matching)
@@ -51,17 +55,20 @@ export function policyDrift(pages: PageHeaders[], expected: { rules: CspRules; r
 }
 
 /**
- * Where reports go is not what a policy allows: a served policy that reports to the site's own endpoint (or
- * to ours under another origin) is the saved policy all the same.
+ * With `ignoreReporting`: where reports go is not what a policy allows, so a served policy that reports to
+ * the site's own endpoint (or to ours under another origin) is the saved policy all the same. The watch
+ * compares so (it composes the saved policy without the report endpoint a request would give it); `check`
+ * compares the exact export, where a missing report-uri means reports stop arriving.
  */
 const REPORTING = new Set(['report-uri', 'report-to']);
 const withoutReporting = (rules: CspRules): CspRules =>
   Object.fromEntries(Object.entries(rules).filter(([d]) => !REPORTING.has(d.toLowerCase())));
 
 /** The differences to the served policy closest to the saved one (none when one of them is it). */
-function closestDifferences(saved: CspRules, served: string): DirectiveDiff[] {
-  const rules = withoutReporting(saved);
-  const policies = parsePolicyList(served).map(withoutReporting);
+function closestDifferences(saved: CspRules, served: string, ignoreReporting: boolean): DirectiveDiff[] {
+  const strip = (r: CspRules) => (ignoreReporting ? withoutReporting(r) : r);
+  const rules = strip(saved);
+  const policies = parsePolicyList(served).map(strip);
   if (policies.length === 0) return diffPolicies(rules, {});
   let best: DirectiveDiff[] | null = null;
   for (const policy of policies) {
