@@ -265,6 +265,12 @@ describe('domain screen', () => {
       '/uri-reports/clear',
       '/report-suggestions',
       '/csp-configurations',
+      '/scripts',
+      '/changes',
+      '/schedule',
+      '/alerts',
+      '/alert-deliveries',
+      '/alert-settings',
     ]) {
       t.guard.allowFailedRequest(`/api/domains/${domain.id}${read}`, 401);
     }
