@@ -3,6 +3,8 @@
 // when its reports arrive (noteReportsArrived, once per domain and hour), the dispatcher's tick calls
 // checkReportFlows, and a domain is no longer watched once its reports have been silent long enough for
 // the "stopped" alert to have been raised.
+
+import { hourOf } from '@csp/shared/reports/group';
 import {
   BASELINE_HOURS,
   type ReportAlert,
@@ -20,8 +22,8 @@ const HOUR = 3_600_000;
 /** A domain silent this long is no longer checked (its "stopped" alert was raised a day or more before). */
 const WATCH_SILENCE_HOURS = STOPPED_AFTER_HOURS + 48;
 
-/** The hour key report counts use (2026-11-26T04). */
-export const hourKey = (ms: number) => new Date(ms).toISOString().slice(0, 13);
+/** The hour key report counts use (2026-11-26T04), for a time in ms. */
+export const hourKey = (ms: number) => hourOf(new Date(ms).toISOString());
 
 function summaryOf(alert: ReportAlert, now: number): string {
   if (alert.kind === 'reports-stopped') {

@@ -107,7 +107,8 @@ function historyFor(
 
 /**
  * Folds a completed run into the domain's inventory. A run already folded in (a redelivered completion) or
- * older than the last one folded changes nothing. `at` is the run's time (default: its completedAt).
+ * older than the last one folded changes nothing. `at` is the run's time (default: its completedAt). Also
+ * gives the inventory's entries as they stand afterwards (what reads after the fold need, read once here).
  */
 export async function updateInventory(
   db: Db,
@@ -116,14 +117,16 @@ export async function updateInventory(
     snapshot: Pick<RunSnapshot, 'analysisId' | 'completedAt' | 'scripts'>;
     at?: string;
   },
-): Promise<{ events: InventoryEvent[] }> {
+): Promise<{ events: InventoryEvent[]; entries: InventoryEntry[] }> {
   const { domainId, snapshot } = input;
   const at = input.at ?? snapshot.completedAt;
   const events: InventoryEvent[] = [];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const inventory = await loadInventory(db, domainId);
     const { meta } = inventory;
-    if (meta && (meta.analysisId === snapshot.analysisId || meta.lastRunAt > at)) return { events };
+    if (meta && (meta.analysisId === snapshot.analysisId || meta.lastRunAt > at)) {
+      return { events, entries: inventory.entries.map(({ rev: _rev, ...e }) => e) };
+    }
     const old = new Map(inventory.entries.map((e) => [e.key, e]));
     const folded = reconcileInventory(
       inventory.entries.map(({ rev: _rev, ...e }) => e),
@@ -155,7 +158,7 @@ export async function updateInventory(
     if (conflict) continue;
     try {
       await putInventoryMeta(db, domainId, { lastRunAt: at, analysisId: snapshot.analysisId }, meta);
-      return { events };
+      return { events, entries: folded.entries };
     } catch (err) {
       if (!(err instanceof InventoryConflict)) throw err;
     }

@@ -9,8 +9,10 @@
 import { alertsFromRun, pendingReviewAlert } from '@csp/shared/alerts/from-run';
 import { composePolicy } from '@csp/shared/configurations/compose';
 import type { Configuration } from '@csp/shared/schemas/configuration';
+import type { Domain } from '@csp/shared/schemas/domain';
 import { compareRuns, type RunChanges } from '@csp/shared/watch/compare';
 import { type Drift, policyDrift } from '@csp/shared/watch/drift';
+import type { InventoryEntry } from '@csp/shared/watch/inventory';
 import type { RunSnapshot } from '@csp/shared/watch/snapshot';
 import { raiseAndQueue } from '../alerts/deliver';
 import { errorFields, type Logger } from '../logger';
@@ -33,44 +35,53 @@ export async function onAnalysisCompleted(
   const domainId = analysis.domainId;
   const run = await recordRun(db, log, domainId, analysis.id, snapshot);
   if (!run) return;
-  await updateInventory(db, { domainId, snapshot: run.snapshot }).catch((error: unknown) =>
-    log.error('script inventory update failed', errorFields(error)),
+  const inventory = await updateInventory(db, { domainId, snapshot: run.snapshot }).catch(
+    (error: unknown) => {
+      log.error('script inventory update failed', errorFields(error));
+      return null;
+    },
   );
-  await raisePendingAlert(db, domainId, Date.parse(run.snapshot.completedAt)).catch((error: unknown) =>
+  // Read once for both kinds of alerts: a deleted domain raises none.
+  const domain = await getDomain(db, domainId);
+  if (!domain) return;
+  const at = Date.parse(run.snapshot.completedAt);
+  await raisePendingAlert(db, domain, inventory?.entries ?? null, at).catch((error: unknown) =>
     log.error('raising the pending-review alert failed', errorFields(error)),
   );
-  await raiseRunAlerts(db, domainId, analysis.id, run).catch((error: unknown) =>
+  await raiseRunAlerts(db, domain, analysis.id, run, at).catch((error: unknown) =>
     log.error('raising the run alerts failed', errorFields(error)),
   );
 }
 
-/** Scripts pending review for longer than the domain's alerts allow, after the inventory took the run in. */
-async function raisePendingAlert(db: Db, domainId: string, now: number) {
-  const [settings, inventory, domain] = await Promise.all([
-    getAlertSettings(db, domainId),
-    loadInventory(db, domainId),
-    getDomain(db, domainId),
+/**
+ * Scripts pending review for longer than the domain's alerts allow, from the inventory as the run left it
+ * (read again only when its update failed).
+ */
+async function raisePendingAlert(db: Db, domain: Domain, entries: InventoryEntry[] | null, now: number) {
+  const [settings, current] = await Promise.all([
+    getAlertSettings(db, domain.id),
+    entries ?? loadInventory(db, domain.id).then((i) => i.entries),
   ]);
-  const alert = pendingReviewAlert(inventory.entries, settings.pendingDays, now);
-  if (!alert || !domain) return;
-  await raiseAndQueue(db, { domainId, domainName: domain.name, ...alert, path: `/domains/${domainId}` }, now);
+  const alert = pendingReviewAlert(current, settings.pendingDays, now);
+  if (!alert) return;
+  await raiseAndQueue(
+    db,
+    { domainId: domain.id, domainName: domain.name, ...alert, path: `/domains/${domain.id}` },
+    now,
+  );
 }
 
 async function raiseRunAlerts(
   db: Db,
-  domainId: string,
+  domain: Domain,
   analysisId: string,
-  run: { changes: RunChanges | null; drift: Drift | null; snapshot: RunSnapshot },
+  run: { changes: RunChanges | null; drift: Drift | null },
+  at: number,
 ) {
-  const alerts = alertsFromRun({ analysisId, changes: run.changes, drift: run.drift });
-  if (alerts.length === 0) return;
-  const domain = await getDomain(db, domainId);
-  if (!domain) return;
-  const at = Date.parse(run.snapshot.completedAt);
-  for (const alert of alerts) {
+  for (const alert of alertsFromRun({ analysisId, changes: run.changes, drift: run.drift })) {
     await raiseAndQueue(
       db,
-      { domainId, domainName: domain.name, ...alert, path: `/analysis/${analysisId}` },
+      { domainId: domain.id, domainName: domain.name, ...alert, path: `/analysis/${analysisId}` },
       at,
     );
   }
