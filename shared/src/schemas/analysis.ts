@@ -7,6 +7,7 @@ import { cspRulesSchema, POLICY_TARGETS, policyBudgetSchema, resourceStatsSchema
 import { unstableInlineSchema } from '../csp/stability';
 import { CRAWL_LIMITS } from './crawl-limits';
 import { httpUrl } from './domain';
+import { trustedTypesDryRunSchema } from './trusted-types';
 
 const { maxPages, crawlDelay, headerBudget } = CRAWL_LIMITS;
 
@@ -208,6 +209,8 @@ export const analysisSchema = z.object({
   budget: policyBudgetSchema.nullable().optional(),
   /** The policy needs a person's attention before it is enforced (verification still saw violations…). */
   needsAttention: z.boolean().optional(),
+  /** What `require-trusted-types-for 'script'` would block on the crawled pages (absent on older analyses). */
+  trustedTypes: trustedTypesDryRunSchema.nullable().optional(),
   /** Who started it (absent on analyses from before triggers were recorded: a user). */
   trigger: analysisTriggerSchema.optional(),
   createdAt: z.string(),

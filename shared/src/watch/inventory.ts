@@ -44,6 +44,10 @@ export const inventoryEntrySchema = z.object({
   initiator: z.string().nullable(),
   /** SHA-384 of the content last seen; null for a script only the field has reported (content unknown). */
   digest: z.string().nullable(),
+  /** `sha256-<base64>` of the content last seen (what field `csp-hash` reports are matched with). */
+  sha256: z.string().nullable().optional(),
+  /** The response allowed CORS, as the last crawl saw it (null or absent: not known). */
+  cors: z.boolean().nullable().optional(),
   digests: z
     .array(z.object({ digest: z.string(), firstSeen: z.string(), lastSeen: z.string() }))
     .max(DIGEST_HISTORY),

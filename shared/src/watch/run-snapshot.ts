@@ -24,6 +24,16 @@ export const pageScriptSchema = z.object({
   digest: z.string().max(100).nullable(),
   /** The script URL whose code requested it (CDP's initiator stack), when a script did. */
   initiator: z.string().max(WATCH_LIMITS.urlChars).nullable(),
+  /**
+   * `sha256-<base64>` of the same body: what browsers report in `csp-hash` reports ('report-sha256'), so the
+   * field's digests can be matched with the crawl's. External scripts only; absent or null when not read.
+   */
+  sha256: z.string().max(100).nullable().optional(),
+  /**
+   * Whether the response allowed CORS for the page's origin (Access-Control-Allow-Origin `*` or that origin):
+   * Subresource Integrity on a cross-origin script needs it. External scripts only; null when not known.
+   */
+  cors: z.boolean().nullable().optional(),
 });
 export type PageScript = z.infer<typeof pageScriptSchema>;
 

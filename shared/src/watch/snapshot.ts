@@ -33,6 +33,10 @@ export const watchedScriptSchema = z.object({
   url: z.string().max(WATCH_LIMITS.urlChars).nullable(),
   /** SHA-384 of the body as received (`sha384-<base64>`), as Subresource Integrity writes it. */
   digest: z.string().max(100),
+  /** `sha256-<base64>` of the same body (what `csp-hash` reports carry); external scripts, when read. */
+  sha256: z.string().max(100).nullable().optional(),
+  /** The response allowed CORS (SRI on a cross-origin script needs it); null or absent when not known. */
+  cors: z.boolean().nullable().optional(),
   party: z.enum(SCRIPT_PARTIES),
   /** The script (URL) that loaded it, when another script did. */
   initiator: z.string().max(WATCH_LIMITS.urlChars).nullable(),
