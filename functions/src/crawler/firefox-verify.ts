@@ -147,6 +147,8 @@ export class FirefoxKeeper {
   constructor(
     private readonly executablePath: string,
     private readonly options: Omit<BrowserSessionOptions, 'userAgent'>,
+    /** Told of each Firefox started and closed (the local runtime notes its pid: firefox-pid-file.ts). */
+    private readonly hooks: { started?(browser: Browser): void; closed?(): void } = {},
   ) {}
 
   /** The running Firefox (started, or started again, when needed). */
@@ -161,7 +163,10 @@ export class FirefoxKeeper {
     const current = this.current ? await this.current.catch(() => null) : null;
     if (current?.browser.connected) return current;
     if (current) await current.close().catch(() => {});
-    this.current = FirefoxSession.start(this.executablePath, this.options);
+    this.current = FirefoxSession.start(this.executablePath, this.options).then((session) => {
+      this.hooks.started?.(session.browser);
+      return session;
+    });
     return this.current;
   }
 
@@ -169,5 +174,6 @@ export class FirefoxKeeper {
     const current = this.current ? await this.current.catch(() => null) : null;
     this.current = null;
     await current?.close();
+    this.hooks.closed?.();
   }
 }

@@ -59,3 +59,39 @@ describe('DynamoDB Local', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
+
+describe('DynamoDB Local of a killed product', () => {
+  it('stops when the process that started it is killed with SIGKILL', { timeout: 120_000 }, async () => {
+    const { spawn } = await import('node:child_process');
+    const starter = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('${import.meta.dirname}/dynamo-local.ts').then(async (m) => {
+          const db = await m.startDynamoLocal({ inMemory: true });
+          console.log(db.endpoint);
+          setInterval(() => {}, 1000);
+        });`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const endpoint = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      starter.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /http:\/\/\S+/.exec(out);
+        if (m) resolve(m[0]);
+      });
+      starter.once('exit', (code) => reject(new Error(`the starter exited (${code}) first`)));
+    });
+    const port = Number(new URL(endpoint).port);
+    expect(listeners(port).length).toBeGreaterThan(0);
+    starter.kill('SIGKILL');
+    // Its standard input ended with the starter: it exits by itself, and nobody listens on its port.
+    const deadline = Date.now() + 30_000;
+    while (listeners(port).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(listeners(port)).toEqual([]);
+  });
+});

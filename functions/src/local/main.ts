@@ -7,6 +7,7 @@ import { loadConfig } from '../config';
 import { findFirefox } from '../crawler/firefox';
 import { FirefoxKeeper } from '../crawler/firefox-verify';
 import { createCrawlHandler } from '../crawler/handler';
+import { forgetFirefox, reapStaleFirefox, recordFirefox } from './firefox-pid-file';
 import { startLocalServer } from './server';
 import { ensureWebBuild } from './web-build';
 
@@ -21,7 +22,8 @@ async function main() {
     : Promise.resolve();
   // A failed build must not leave the server (and DynamoDB Local) running: it is awaited after the start.
   webBuild.catch(() => {});
-  const secondEngine = findFirefox(loadConfig().FIREFOX_PATH);
+  const config = loadConfig();
+  const secondEngine = findFirefox(config.FIREFOX_PATH);
   say(
     'executablePath' in secondEngine
       ? `Policies are verified in Chromium and Firefox (${secondEngine.executablePath}).`
@@ -35,10 +37,16 @@ async function main() {
     host: process.env.HOST ?? '127.0.0.1',
     crawlHandler: (deps, local) => {
       if ('executablePath' in secondEngine) {
-        firefox = new FirefoxKeeper(secondEngine.executablePath, {
-          allowPrivateTargets: deps.config.ALLOW_PRIVATE_TARGETS,
-          ownPorts: local.ownPorts,
-        });
+        const dataDir = resolve(config.DATA_DIR);
+        if (reapStaleFirefox(dataDir)) say('Stopped the Firefox an earlier run left behind.');
+        firefox = new FirefoxKeeper(
+          secondEngine.executablePath,
+          { allowPrivateTargets: deps.config.ALLOW_PRIVATE_TARGETS, ownPorts: local.ownPorts },
+          {
+            started: (browser) => recordFirefox(dataDir, browser.process()?.pid),
+            closed: () => forgetFirefox(dataDir),
+          },
+        );
         // A Firefox that does not start is said in each analysis ("Firefox could not be used: …").
         firefox.session().catch(() => {});
       }

@@ -33,6 +33,9 @@ function startProduct(): Promise<{ url: string; child: ChildProcess }> {
       TABLE_NAME: table,
       // One test client sends the whole burst: the per-client limit is not what is tested here.
       REPORT_CLIENT_PER_MINUTE: '1000000',
+      // No Firefox: a product killed with SIGKILL while its Firefox is still starting would leave it running
+      // (firefox-pid-file.ts stops only one that had started), and verification is not what is tested here.
+      FIREFOX_PATH: '/nonexistent/firefox-esr',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

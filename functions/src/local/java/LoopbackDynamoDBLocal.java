@@ -2,6 +2,8 @@
 // on and binds every interface; this builds the server exactly as its own main() does, then sets the host
 // of its Jetty connector before starting it, so nothing but this machine can reach the product's data.
 // Run as a single source file (java LoopbackDynamoDBLocal.java <DynamoDB Local's own arguments>).
+// It stops when its standard input ends: only the Node process that started it holds the other end of that
+// pipe, so a product killed with SIGKILL (which runs no cleanup) does not leave its database running.
 import java.lang.reflect.Field;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
@@ -24,6 +26,16 @@ public class LoopbackDynamoDBLocal {
     }
     if (bound == 0) throw new IllegalStateException("no connector to bind to 127.0.0.1");
     proxy.start();
+    Thread parentWatch = new Thread(() -> {
+      try {
+        while (System.in.read() != -1) {}
+      } catch (java.io.IOException ignored) {
+        // A broken pipe is an ended one.
+      }
+      System.exit(0);
+    });
+    parentWatch.setDaemon(true);
+    parentWatch.start();
     System.out.println("DynamoDB Local listening on 127.0.0.1");
   }
 }
