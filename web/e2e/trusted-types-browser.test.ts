@@ -67,6 +67,8 @@ async function screenshots(name: string) {
     await new Promise((r) => setTimeout(r, 300));
     const card = await t.page.$('[data-testid="trusted-types"]');
     await card?.screenshot({ path: join(dir, `${name}-${width}.png`) });
+    // The card on its page, among the others.
+    await t.page.screenshot({ path: join(dir, `${name}-page-${width}.png`), fullPage: true });
   }
   await t.page.setViewport({ width: 1280, height: 800 });
 }
