@@ -280,6 +280,7 @@ export async function seedCompleted(
     capture?: CaptureSummary;
     budget?: PolicyBudget;
     needsAttention?: boolean;
+    trustedTypes?: Analysis['trustedTypes'];
     /** Stored as before findings, coverage, budget and stages existed. */
     legacy?: boolean;
   } = {},
@@ -306,6 +307,7 @@ export async function seedCompleted(
     capture: r.capture,
     budget: r.budget,
     needsAttention: r.needsAttention,
+    trustedTypes: r.trustedTypes,
   });
   return id;
 }

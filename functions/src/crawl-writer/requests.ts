@@ -7,6 +7,7 @@ import { policyFindingSchema } from '@csp/shared/csp/finding';
 import { policyBudgetSchema, resourceStatsSchema } from '@csp/shared/csp/policy';
 import { analysisStageSchema, captureSummarySchema, verificationSchema } from '@csp/shared/schemas/analysis';
 import { crawledPagesSchema } from '@csp/shared/schemas/crawled-pages';
+import { trustedTypesDryRunSchema } from '@csp/shared/schemas/trusted-types';
 import * as z from 'zod';
 import { runTokenSchema } from '../store/run-token';
 
@@ -66,6 +67,8 @@ export const completedRunSchema = z.strictObject({
   totalPages: z.number().int().min(0).max(1_000_000),
   verification: verificationSchema,
   capture: captureSummarySchema,
+  /** The Trusted Types dry run (bounded by its schema and TRUSTED_TYPES_LIMITS.resultChars). */
+  trustedTypes: trustedTypesDryRunSchema.optional(),
   budget: policyBudgetSchema,
   needsAttention: z.boolean(),
   /** What the crawl saw, packed (store/knowledge.ts) and base64: kept for the analysis of a domain only. */

@@ -103,6 +103,7 @@ async function complete(db: Db, logger: Logger, id: string, runId: string, resul
     audit,
     strictAudit,
     capture: result.capture,
+    trustedTypes: result.trustedTypes ?? null,
     budget: result.budget,
     needsAttention: result.needsAttention,
   });

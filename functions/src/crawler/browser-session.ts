@@ -152,6 +152,10 @@ function mergeVisits(first: VisitResult, second: VisitResult): VisitResult {
     ...second,
     observations: [...observations.values()],
     violations: [...second.violations, ...first.violations],
+    trustedTypes: {
+      violations: [...second.trustedTypes.violations, ...first.trustedTypes.violations],
+      policyNames: [...new Set([...second.trustedTypes.policyNames, ...first.trustedTypes.policyNames])],
+    },
     links: [...new Set([...second.links, ...first.links])],
     icons: [...new Set([...second.icons, ...first.icons])],
     navigations: [...new Set([...second.navigations, ...first.navigations])],

@@ -9,11 +9,12 @@
 // on it (interact.ts; navigations and writes are stopped meanwhile), collect. Every step that can time out
 // says so: a capture that did not finish is `incomplete`, never silently thin.
 import type { Observation, Viewport } from '@csp/shared/csp/artifact';
+import type { PageTrustedTypes } from '@csp/shared/trusted-types/dry-run';
 import type { PageWatch } from '@csp/shared/watch/run-snapshot';
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { classifyPage, observationKey } from './classify';
 import { ICON_LINKS_EXPRESSION, iconHrefs } from './favicons';
-import type { InstrumentItem } from './instrument';
+import { type InstrumentItem, isTrustedTypesViolation } from './instrument';
 import { InstrumentChannel } from './instrument-channel';
 import { DEFAULT_INTERACTION_BUDGET_MS, interactionResultSchema, interactionSource } from './interact';
 import {
@@ -41,6 +42,7 @@ import {
   sleep,
   waitForQuiet,
 } from './settle';
+import { pageTrustedTypes } from './trusted-types-capture';
 import { describeFailure } from './visit-failure';
 
 export interface VisitResult {
@@ -58,8 +60,10 @@ export interface VisitResult {
   /** A capture step timed out or failed: observations may be missing (the caller retries once). */
   incomplete?: string;
   observations: Observation[];
-  /** Raw violations of the injected policy (verification counts these). */
+  /** Raw violations of the injected policy (verification counts these), the Trusted Types dry run's apart. */
   violations: InstrumentItem[];
+  /** What the Trusted Types dry run saw on the page (when the policy carries it): sink uses, policy names. */
+  trustedTypes: Omit<PageTrustedTypes, 'page'>;
   links: string[];
   /** The page's `<link rel~=icon>` hrefs (favicons.ts). */
   icons: string[];
@@ -224,6 +228,7 @@ export class TabCapture {
       contentType: '',
       observations: [],
       violations: [],
+      trustedTypes: { violations: [], policyNames: [] },
       links: [],
       icons: [],
       unmatchedInline: [],
@@ -329,7 +334,8 @@ export class TabCapture {
       contentType: base.contentType,
       observations,
       ...(watch ? { watch } : {}),
-      violations: this.instrument.items.filter((i) => i.k === 'violation'),
+      violations: this.instrument.items.filter((i) => i.k === 'violation' && !isTrustedTypesViolation(i)),
+      trustedTypes: pageTrustedTypes(this.instrument.items, siteOrigin),
       links: links.filter((l) => typeof l === 'string'),
       icons: icons.ok ? iconHrefs(icons.value) : [],
       originalPolicy: interception.originalPolicies.get(finalUrl) ?? interception.originalPolicies.get(url),

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { type Observation, type ObservedDirective, observedDirectiveSchema } from '@csp/shared/csp/artifact';
 import { isServedStyle, type ServedStyles } from '@csp/shared/csp/served-styles';
 import { normalizeInlineShape } from '@csp/shared/csp/stability';
-import type { InstrumentItem } from './instrument';
+import { type InstrumentItem, isTrustedTypesViolation } from './instrument';
 import { withoutFragment } from './url-normalize';
 
 /** A request seen through CDP Network events, in the page or in one of its workers. */
@@ -142,14 +142,15 @@ export function classifyPage(input: ClassifyInput): ClassifyResult {
   // reported ones need a hash: a style attribute is kept when a violation's sample is its beginning.
   const styleAttrSamples = new Set<string>();
   const inlineSamples: { directive: string; sample: string }[] = [];
-  for (const item of input.items) {
+  const items = input.items.filter((item) => !isTrustedTypesViolation(item));
+  for (const item of items) {
     if (item.k !== 'violation' || item.blocked !== 'inline') continue;
     if (item.directive === 'style-src-attr') styleAttrSamples.add(item.sample);
     inlineSamples.push({ directive: item.directive, sample: item.sample });
   }
 
   const inlineTexts: { directive: string; text: string }[] = [];
-  for (const item of input.items) {
+  for (const item of items) {
     switch (item.k) {
       case 'violation': {
         const where = {

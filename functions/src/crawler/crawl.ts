@@ -3,6 +3,7 @@
 // it returns its state (plain JSON) so the next invocation continues where this one stopped.
 import { stageBands, stagePercent } from '@csp/shared/analyses/progress-bands';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
+import { addPageToTally } from '@csp/shared/trusted-types/dry-run';
 import { boundedUrl } from '@csp/shared/watch/run-snapshot';
 import type { BlobStore } from '../blobs/blob-store';
 import {
@@ -18,7 +19,7 @@ import { type CheckAddress, createTargetGuard } from './guard';
 import { HostScheduler } from './politeness';
 import type { CrawlPhase } from './progress';
 import { rerenderPages, rerenderSample } from './re-render';
-import { DENY_ALL_POLICY } from './request-interception';
+import { CAPTURE_POLICY, DENY_ALL_POLICY } from './request-interception';
 import type { SettleOptions } from './settle';
 import {
   type CrawlJob,
@@ -65,6 +66,11 @@ export interface RunCrawlOptions {
   interactionBudgetMs?: number;
   /** Load a sample of pages again to find inline code that changes per load (default on). */
   rerender?: boolean;
+  /**
+   * Record what enforcing Trusted Types would block (default on). Off only to show that the dry run
+   * changes nothing else the crawl records.
+   */
+  trustedTypesDryRun?: boolean;
 }
 
 export interface RunCrawlResult {
@@ -192,7 +198,7 @@ export async function runCrawl(
   let resumeAfterMs: number | undefined;
   const tabOptions: TabOptions = {
     siteOrigin: () => state.origin,
-    policy: DENY_ALL_POLICY,
+    policy: options.trustedTypesDryRun === false ? DENY_ALL_POLICY : CAPTURE_POLICY,
     settle: options.settle,
     ...(options.interactionBudgetMs !== undefined
       ? { interactionBudgetMs: options.interactionBudgetMs }
@@ -293,6 +299,10 @@ export async function runCrawl(
         addError(`${item.url}: HTTP ${result.status}`);
         return;
       }
+      state.trustedTypes = addPageToTally(state.trustedTypes, {
+        page: result.finalUrl,
+        ...result.trustedTypes,
+      });
       // Links, and where acting on the page tried to go (blocked there, crawled here if same-site).
       for (const link of [...result.links, ...result.navigations]) frontier.add(link, 'link', item.depth + 1);
     };

@@ -1,12 +1,15 @@
 // The script the crawler runs at the start of every document of a crawled page (all frames, before any
 // site script). It gathers what only the page can see and streams it to the crawler through a CDP binding:
-// - every `securitypolicyviolation` of the policy we injected (the browser's own classification),
+// - every `securitypolicyviolation` of the policy we injected (the browser's own classification), the
+//   Trusted Types dry run's among them (bounded: one per place in the code),
+// - the names the page's code passes to trustedTypes.createPolicy (for a `trusted-types` directive),
 // - inline code as written in the DOM (script/style bodies, on*= handlers, style= attributes, javascript:
 //   URLs), caught by a MutationObserver so code that is inserted and removed again is not missed,
 // - navigation-like targets no request reveals until a user acts (form actions, <base>, manifests, media,
 //   objects), and the page's links for discovery,
 // - when the page is quiet: it wraps the page's timers and animation frames (before any site script can
 //   take them) and watches DOM changes, so the crawler can wait until work an action started has finished.
+import { TRUSTED_TYPES_LIMITS, TRUSTED_TYPES_POLICY_NAME } from '@csp/shared/schemas/trusted-types';
 import * as z from 'zod';
 
 /**
@@ -34,9 +37,29 @@ export const instrumentItemSchema = z.discriminatedUnion('k', [
     document: z.string(),
   }),
   z.object({ k: z.literal('javascript-url'), url: z.string(), document: z.string() }),
+  /** A name the page passed to trustedTypes.createPolicy (already checked as a tt-policy-name). */
+  z.object({ k: z.literal('policy-name'), name: z.string(), document: z.string() }),
   z.object({ k: z.literal('target'), directive: z.string(), url: z.string(), document: z.string() }),
 ]);
 export type InstrumentItem = z.infer<typeof instrumentItemSchema>;
+
+/**
+ * A violation of the capture's Trusted Types dry run (`require-trusted-types-for`; `trusted-types` for
+ * policy names): what enforcing Trusted Types would block, not a source a policy should allow nor a
+ * violation of a policy being verified.
+ */
+export function isTrustedTypesViolation(item: InstrumentItem): boolean {
+  return (
+    item.k === 'violation' &&
+    (item.directive === 'require-trusted-types-for' || item.directive === 'trusted-types')
+  );
+}
+
+/**
+ * Places in the code (sink, script, line, column) whose Trusted Types violations one document reports; a
+ * loop writing innerHTML reports once per value, and the dry run needs each place once.
+ */
+export const TRUSTED_TYPES_PLACES_PER_DOCUMENT = 500;
 
 export const instrumentBatchSchema = z.array(instrumentItemSchema);
 
@@ -70,10 +93,17 @@ export function instrumentSource(options: {
   reportOnlyOrigin?: string;
 }): string {
   const config = JSON.stringify(options);
+  const trustedTypes = JSON.stringify({
+    places: TRUSTED_TYPES_PLACES_PER_DOCUMENT,
+    names: TRUSTED_TYPES_LIMITS.policyNames,
+    nameChars: TRUSTED_TYPES_LIMITS.policyNameChars,
+    name: TRUSTED_TYPES_POLICY_NAME.source,
+  });
   // Plain ES2017 in a string: it runs in the page, not in Node, and must not depend on the page's globals
   // after it started (sites overwrite them).
   return `(function () {
   var cfg = ${config};
+  var tt = ${trustedTypes};
   var send = window[cfg.binding];
   if (typeof send !== 'function' || window[cfg.flushName]) return;
   try { delete window[cfg.binding]; } catch (e) {}
@@ -106,10 +136,36 @@ export function instrumentSource(options: {
     queue = [];
     try { send(stringify(batch)); } catch (e) {}
   }
+  var ttPlaces = new Set();
+  // Trusted Types policy names, as the page's code creates them: the call goes through unchanged (same
+  // arguments, same result or error); a name that is not a string is not read (no toString of ours).
+  try {
+    var factory = window.TrustedTypePolicyFactory && window.TrustedTypePolicyFactory.prototype;
+    var described = factory && Object.getOwnPropertyDescriptor(factory, 'createPolicy');
+    if (described && typeof described.value === 'function') {
+      var nativeCreatePolicy = described.value;
+      var policyName = new RegExp(tt.name);
+      var policyNames = new Set();
+      described.value = function createPolicy(name) {
+        if (typeof name === 'string' && name.length <= tt.nameChars && policyName.test(name) && !policyNames.has(name) && policyNames.size < tt.names) {
+          policyNames.add(name);
+          emit({ k: 'policy-name', name: name, document: docUrl() });
+        }
+        return nativeCreatePolicy.apply(this, arguments);
+      };
+      Object.defineProperty(factory, 'createPolicy', described);
+    }
+  } catch (e) {}
   var JS_TYPES = /^(|text\\/javascript|application\\/javascript|text\\/ecmascript|application\\/ecmascript|module|importmap|speculationrules|text\\/jscript|text\\/livescript|application\\/x-javascript|text\\/x-javascript)$/i;
 
   document.addEventListener('securitypolicyviolation', function (e) {
     if (e.originalPolicy !== cfg.policy && !(cfg.reportOnlyOrigin && e.disposition === 'report' && location.origin === cfg.reportOnlyOrigin)) return;
+    if (e.effectiveDirective === 'require-trusted-types-for') {
+      var sample = String(e.sample || '');
+      var place = sample.split('|')[0] + ' ' + e.sourceFile + ':' + e.lineNumber + ':' + e.columnNumber;
+      if (ttPlaces.has(place) || ttPlaces.size >= tt.places) return;
+      ttPlaces.add(place);
+    }
     emit({ k: 'violation', directive: String(e.effectiveDirective), blocked: String(e.blockedURI), sample: String(e.sample || ''),
       sourceFile: String(e.sourceFile || ''), line: Number(e.lineNumber) || 0, column: Number(e.columnNumber) || 0, document: docUrl() });
   }, true);

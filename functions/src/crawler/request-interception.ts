@@ -69,6 +69,14 @@ export const DENY_ALL_POLICY = [
   "base-uri 'none'",
 ].join('; ');
 
+/**
+ * The policy a crawl injects: DENY_ALL_POLICY and the Trusted Types dry run. Report-only, every string a
+ * script hands to a DOM XSS sink (innerHTML, eval, a script's src…) is reported with the sink, the start of
+ * the value and the script's line, and still goes through: the page works as without it. A page's default
+ * policy still sees those strings (its uses report nothing, as when enforced).
+ */
+export const CAPTURE_POLICY = `${DENY_ALL_POLICY}; require-trusted-types-for 'script'`;
+
 export interface InterceptionOptions {
   /** Origin whose documents get the injected policy; a function because a redirect may settle it late. */
   siteOrigin: () => string;

@@ -17,6 +17,7 @@ import { stageBands, stagePercent } from '@csp/shared/analyses/progress-bands';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
 import { markUnstableInline } from '@csp/shared/csp/stability';
 import { crawlKnowledge } from '@csp/shared/reports/knowledge';
+import { dryRunOf } from '@csp/shared/trusted-types/dry-run';
 import { runSnapshotOf } from '@csp/shared/watch/run-snapshot';
 import type { BlobStore } from '../blobs';
 import { cutErrors, WRITER_LIMITS } from '../crawl-writer/requests';
@@ -202,6 +203,8 @@ async function runWithVerifier(
     totalPages: result.state.pages.length,
     verification: outcome.verification,
     capture,
+    // What enforcing Trusted Types would block on the pages crawled (the capture policy's dry run).
+    trustedTypes: dryRunOf(result.state.trustedTypes),
     budget: outcome.budget,
     needsAttention: outcome.needsAttention,
     // What the crawl saw, for judging a domain's violation reports later (the writer keeps it for those).

@@ -3,6 +3,7 @@
 import { faviconSchema, pageArtifactSchema, rerenderSchema } from '@csp/shared/csp/artifact';
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
 import { crawlFailureSchema } from '@csp/shared/schemas/crawled-pages';
+import { emptyTrustedTypesTally, trustedTypesTallySchema } from '@csp/shared/trusted-types/dry-run';
 import { pageWatchSchema } from '@csp/shared/watch/run-snapshot';
 import * as z from 'zod';
 
@@ -44,6 +45,8 @@ export const crawlStateSchema = z.object({
   pages: z.array(pageArtifactSchema),
   /** What the watch keeps of each captured page (run-snapshot.ts), in the order of `pages`. */
   watch: z.array(pageWatchSchema).default([]),
+  /** The Trusted Types dry run of the pages captured so far (shared/src/trusted-types/dry-run.ts). */
+  trustedTypes: trustedTypesTallySchema.default(emptyTrustedTypesTally),
   errors: z.array(z.string()),
   /** URLs tried that could not be captured as pages (no answer, another site): listed as failed. */
   failures: z.array(crawlFailureSchema).default([]),

@@ -8,6 +8,7 @@ import type { PolicyAudit } from '@csp/shared/csp/audit';
 import type { PolicyFinding } from '@csp/shared/csp/finding';
 import type { CspRules, PolicyBudget, ResourceStats } from '@csp/shared/csp/policy';
 import type { Analysis, AnalysisStage, CaptureSummary } from '@csp/shared/schemas/analysis';
+import type { TrustedTypesDryRun } from '@csp/shared/schemas/trusted-types';
 import { type AnalysisRecord, analysisFromItem, getAnalysis, settleQuota } from './analyses';
 import { type Db, isConditionFailure, nowIso } from './db';
 import { analysisKey } from './keys';
@@ -98,6 +99,7 @@ export interface AnalysisResult {
   audit?: PolicyAudit | null;
   strictAudit?: PolicyAudit | null;
   capture?: CaptureSummary | null;
+  trustedTypes?: TrustedTypesDryRun | null;
   budget?: PolicyBudget | null;
   needsAttention?: boolean;
 }
@@ -113,7 +115,7 @@ export async function completeAnalysis(
     id,
     'SET #s = :completed, progress = :hundred, cspRules = :rules, strictCspRules = :strict, resourceStats = :stats, ' +
       'errors = :errors, totalPages = :t, verification = :v, completedAt = :now, currentPage = :none, leaseUntil = :none, ' +
-      'findings = :findings, audit = :audit, strictAudit = :strictAudit, capture = :capture, budget = :budget, needsAttention = :attention, stage = :none',
+      'findings = :findings, audit = :audit, strictAudit = :strictAudit, capture = :capture, trustedTypes = :tt, budget = :budget, needsAttention = :attention, stage = :none',
     {
       ':completed': 'completed',
       ':hundred': 100,
@@ -127,6 +129,7 @@ export async function completeAnalysis(
       ':audit': r.audit ?? null,
       ':strictAudit': r.strictAudit ?? null,
       ':capture': r.capture ?? null,
+      ':tt': r.trustedTypes ?? null,
       ':budget': r.budget ?? null,
       ':attention': r.needsAttention ?? false,
       ':now': nowIso(),

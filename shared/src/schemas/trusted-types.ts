@@ -14,7 +14,20 @@ export const TRUSTED_TYPES_LIMITS = {
   policyNameChars: 128,
   sampleChars: 120,
   urlChars: 2_048,
+  /**
+   * At most this many distinct uses (sink, script and line) and the site is "default-policy": each is a
+   * line to review or a value the default policy must handle, an afternoon's work; beyond, "far".
+   */
+  defaultPolicyUses: 10,
+  /** The dry run as JSON, at most: it joins the analysis item (DynamoDB's 400 KB) beside the policies. */
+  resultChars: 32 * 1024,
 } as const;
+
+/**
+ * A policy name as the `trusted-types` directive can list it (tt-policy-name in the Trusted Types spec):
+ * the names go into a configuration's header as they are, so nothing else (no space, no `;`) is kept.
+ */
+export const TRUSTED_TYPES_POLICY_NAME = /^[A-Za-z0-9\-#=_/@.%]+$/;
 
 /**
  * ready: no page used a sink (enforcing breaks nothing). default-policy: sinks are used, but few enough
@@ -47,7 +60,7 @@ export const trustedTypesDryRunSchema = z.object({
   pagesChecked: z.number().int().nonnegative(),
   /** Names passed to trustedTypes.createPolicy on the crawled pages (for the `trusted-types` directive). */
   policyNames: z
-    .array(z.string().max(TRUSTED_TYPES_LIMITS.policyNameChars))
+    .array(z.string().max(TRUSTED_TYPES_LIMITS.policyNameChars).regex(TRUSTED_TYPES_POLICY_NAME))
     .max(TRUSTED_TYPES_LIMITS.policyNames),
 });
 export type TrustedTypesDryRun = z.infer<typeof trustedTypesDryRunSchema>;

@@ -1,11 +1,12 @@
 // A completed analysis with rules: the policy card (flagged 'Needs attention' when it needs it) beside the
 // crawl coverage, the policy's audit findings and the recommendations (for the shown mode), and whatever the
-// caller adds to the side column, and below them every page crawled. Older analyses without coverage show no
-// coverage card.
+// caller adds to the side column, and below them the Trusted Types readiness and every page crawled. Older
+// analyses without coverage show no coverage card.
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import type { ReactNode } from 'react';
 import { CrawlCoverageCard } from '@/features/analyses/components/crawl-coverage-card';
 import { CrawledPagesCard } from '@/features/analyses/components/crawled-pages-card';
+import { TrustedTypesCard } from '@/features/analyses/components/trusted-types-card';
 import { PolicyCard, usePolicyMode } from '@/features/policy/components/policy-card';
 import { PolicyFindingsCard } from '@/features/policy/components/policy-findings-card';
 import { RecommendationsCard } from '@/features/policy/components/recommendations-card';
@@ -49,6 +50,7 @@ export function AnalysisResults({
           {asideBottom}
         </aside>
       </div>
+      <TrustedTypesCard trustedTypes={analysis.trustedTypes} siteUrl={analysis.url} />
       <CrawledPagesCard analysisId={analysis.id} />
     </div>
   );
