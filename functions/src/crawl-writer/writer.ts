@@ -105,6 +105,7 @@ async function complete(db: Db, logger: Logger, id: string, runId: string, resul
     capture: result.capture,
     budget: result.budget,
     needsAttention: result.needsAttention,
+    subresourceIntegrity: result.subresourceIntegrity ?? null,
   });
   if (!completed) return false;
   const log = logger.child({ analysisId: id });

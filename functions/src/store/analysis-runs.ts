@@ -8,6 +8,7 @@ import type { PolicyAudit } from '@csp/shared/csp/audit';
 import type { PolicyFinding } from '@csp/shared/csp/finding';
 import type { CspRules, PolicyBudget, ResourceStats } from '@csp/shared/csp/policy';
 import type { Analysis, AnalysisStage, CaptureSummary } from '@csp/shared/schemas/analysis';
+import type { SubresourceIntegrity } from '@csp/shared/schemas/subresource-integrity';
 import { type AnalysisRecord, analysisFromItem, getAnalysis, settleQuota } from './analyses';
 import { type Db, isConditionFailure, nowIso } from './db';
 import { analysisKey } from './keys';
@@ -100,6 +101,7 @@ export interface AnalysisResult {
   capture?: CaptureSummary | null;
   budget?: PolicyBudget | null;
   needsAttention?: boolean;
+  subresourceIntegrity?: SubresourceIntegrity | null;
 }
 
 export async function completeAnalysis(
@@ -113,7 +115,8 @@ export async function completeAnalysis(
     id,
     'SET #s = :completed, progress = :hundred, cspRules = :rules, strictCspRules = :strict, resourceStats = :stats, ' +
       'errors = :errors, totalPages = :t, verification = :v, completedAt = :now, currentPage = :none, leaseUntil = :none, ' +
-      'findings = :findings, audit = :audit, strictAudit = :strictAudit, capture = :capture, budget = :budget, needsAttention = :attention, stage = :none',
+      'findings = :findings, audit = :audit, strictAudit = :strictAudit, capture = :capture, budget = :budget, needsAttention = :attention, stage = :none' +
+      ', subresourceIntegrity = :sri',
     {
       ':completed': 'completed',
       ':hundred': 100,
@@ -129,6 +132,7 @@ export async function completeAnalysis(
       ':capture': r.capture ?? null,
       ':budget': r.budget ?? null,
       ':attention': r.needsAttention ?? false,
+      ':sri': r.subresourceIntegrity ?? null,
       ':now': nowIso(),
       ':none': null,
       ':run': runId,
