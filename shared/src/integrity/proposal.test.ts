@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SRI_LIMITS, subresourceIntegritySchema } from '../schemas/subresource-integrity';
 import type { PageScript } from '../watch/run-snapshot';
-import { integrityProposal, integrityVerdict, type SriPage, sriReasonText } from './proposal';
+import {
+  integrityProposal,
+  integrityVerdict,
+  type SriPage,
+  scriptIntegrityVerdict,
+  sriReasonText,
+} from './proposal';
 
 const SITE = 'https://shop.test';
 const CDN = 'https://cdn.test';
@@ -147,5 +153,30 @@ describe('integrityProposal', () => {
     expect(proposal.templates.length).toBeLessThanOrEqual(SRI_LIMITS.templates);
     // The 5,000-character URL is counted, not kept.
     expect(proposal.resources.some((r) => r.kind === 'stylesheet')).toBe(false);
+  });
+});
+
+describe('scriptIntegrityVerdict', () => {
+  const entry = {
+    kind: 'external' as const,
+    url: `${CDN}/lib@1.2.3/lib.js`,
+    party: 'third' as const,
+    digest: A,
+    digests: [{ digest: A, firstSeen: 't', lastSeen: 't' }],
+    cors: true,
+  };
+  it('reads the inventory: content over runs, CORS, first party as same origin', () => {
+    expect(scriptIntegrityVerdict(entry)).toMatchObject({ ready: true, sha384: A, crossorigin: 'anonymous' });
+    const changed = { ...entry, digests: [{ digest: B, firstSeen: 't', lastSeen: 't' }, ...entry.digests] };
+    expect(scriptIntegrityVerdict(changed)?.reasons).toEqual(['content-differs']);
+    expect(scriptIntegrityVerdict({ ...entry, cors: undefined })?.reasons).toEqual(['cors-unknown']);
+    expect(scriptIntegrityVerdict({ ...entry, party: 'first', cors: false })).toMatchObject({
+      ready: true,
+      crossorigin: null,
+    });
+    expect(scriptIntegrityVerdict({ ...entry, digest: 'unread', digests: [] })?.reasons).toEqual(['unread']);
+    expect(scriptIntegrityVerdict({ ...entry, digest: null, digests: [] })?.reasons).toEqual(['unread']);
+    expect(scriptIntegrityVerdict({ ...entry, kind: 'inline', url: null })).toBeNull();
+    expect(scriptIntegrityVerdict({ ...entry, kind: 'worker' })).toBeNull();
   });
 });

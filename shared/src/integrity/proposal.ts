@@ -19,7 +19,8 @@ import {
   type SriTemplate,
   type SubresourceIntegrity,
 } from '../schemas/subresource-integrity';
-import type { PageStylesheet, PageWatch } from '../watch/run-snapshot';
+import type { InventoryEntry } from '../watch/inventory';
+import { type PageStylesheet, type PageWatch, UNREAD_DIGEST } from '../watch/run-snapshot';
 import { versionedUrl } from './versioned-url';
 
 export interface SriInput {
@@ -55,6 +56,29 @@ export function integrityVerdict(input: SriInput): SriVerdict {
     crossorigin: input.sameOrigin ? null : 'anonymous',
     reasons,
   };
+}
+
+/**
+ * The verdict for an external script of the inventory: its digests over runs say whether its content stayed
+ * one file (a versioned URL whose content changed between runs is not immutable). Null for what SRI cannot
+ * cover (inline code, handlers, workers, scripts only the field reported with no content known: 'unread').
+ */
+export function scriptIntegrityVerdict(
+  entry: Pick<InventoryEntry, 'kind' | 'url' | 'party' | 'digest' | 'digests' | 'cors'>,
+): SriVerdict | null {
+  if (entry.kind !== 'external' || entry.url === null) return null;
+  const read = (d: string | null) => d !== null && d !== UNREAD_DIGEST;
+  const digests = read(entry.digest)
+    ? [...new Set([entry.digest as string, ...entry.digests.map((d) => d.digest).filter(read)])]
+    : [];
+  return integrityVerdict({
+    kind: 'script',
+    url: entry.url,
+    digests,
+    cors: entry.cors ?? null,
+    // The site's own origin: what the watch calls first party.
+    sameOrigin: entry.party === 'first',
+  });
 }
 
 /** What a person reads for each reason (the Scripts screen, the download). */
