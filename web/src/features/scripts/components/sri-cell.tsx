@@ -51,10 +51,7 @@ export function SriCell({ script }: { script: ScriptView }) {
       data-sri="none"
       title={rest.join('\n')}
     >
-      <Badge variant="outline" className="mr-1.5">
-        No SRI
-      </Badge>
-      {first}
+      <Badge variant="outline">No SRI</Badge> {first}
       {rest.length > 0 ? ` (and ${rest.length} more)` : ''}
     </p>
   );
