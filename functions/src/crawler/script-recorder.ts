@@ -153,6 +153,7 @@ export class ScriptRecorder {
       }) => {
         const worker = workerUrl !== null && event.response.url === workerUrl;
         if (event.type !== 'Script' && event.type !== 'Stylesheet' && !worker) return;
+        if (event.type === 'Stylesheet' && this.imported.has(event.response.url)) return;
         const id = `${context}:${event.requestId}`;
         let request = this.requests.get(id);
         if (!request) {

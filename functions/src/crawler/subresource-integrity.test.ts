@@ -31,7 +31,8 @@ const mark = (name: string) => `(window.__marks = window.__marks || []).push(${J
 /** What the fixture files serve; the proof changes one byte of them. */
 const served = {
   lib: mark('lib'),
-  theme: '#probe { color: rgb(1, 2, 3); }',
+  // What it @imports has no element to carry integrity: not recorded, not proposed.
+  theme: '@import url("imported.css"); #probe { color: rgb(1, 2, 3); }',
   app: mark('app'),
   widget: mark('widget'),
   plain: '#plain { color: rgb(4, 5, 6); }',
@@ -96,6 +97,7 @@ beforeAll(async () => {
       cdn: {
         [paths.lib]: { type: 'text/javascript', body: () => served.lib },
         [paths.theme]: { type: 'text/css', body: () => served.theme },
+        '/sri/imported.css': { type: 'text/css', body: '#other { color: rgb(7, 8, 9); }' },
       },
     }),
   });
