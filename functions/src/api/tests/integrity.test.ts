@@ -1,7 +1,8 @@
 // The integrity download over HTTP on DynamoDB Local: a crawl's proposal, handed over by the crawl writer as a
 // crawler run does, is kept on the analysis (the analysis answer carries it) and downloaded by its owner as
-// the tags per page template, every URL the site chose escaped; anyone else gets a 404, a signed-out caller
-// 401, an analysis still running a 409 that says why; a proposal beyond its bounds is refused by the writer.
+// the tags per page template, every URL the site chose escaped (a read token too); anyone else gets a 404, a
+// signed-out caller 401, an analysis still running a 409 that says why; the writer refuses a proposal beyond
+// its bounds.
 import { randomBytes } from 'node:crypto';
 import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
 import { SRI_LIMITS, type SubresourceIntegrity } from '@csp/shared/schemas/subresource-integrity';
@@ -150,6 +151,20 @@ describe('the integrity download', () => {
       `<script src="${LIB}" integrity="sha384-AAAA" crossorigin="anonymous"></script>`,
     ]);
     expect(body).not.toContain('<script>');
+
+    // A pipeline's read token downloads it too; a token without the read scope is refused.
+    const tokenWith = async (scopes: string[]) =>
+      (await (await owner.client.post('/api/user/api-tokens', { name: 'ci', scopes })).json())
+        .token as string;
+    const pipeline = new HttpClient(server.url, null);
+    const path = `/api/csp/analyze/${x.id}/integrity`;
+    const read = await pipeline.get(path, { authorization: `Bearer ${await tokenWith(['read'])}` });
+    expect(read.status).toBe(200);
+    expect(await read.text()).toBe(body);
+    const writeOnly = await pipeline.get(path, {
+      authorization: `Bearer ${await tokenWith(['analyses:write'])}`,
+    });
+    expect(writeOnly.status).toBe(403);
 
     const stranger = await registeredClient(server.url);
     const other = await download(stranger.client, x.id);
