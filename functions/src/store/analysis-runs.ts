@@ -145,6 +145,34 @@ export async function completeAnalysis(
 }
 
 /**
+ * Replaces the integrity proposal of an analysis this run completed (the crawl writer corrects it with the
+ * domain's digest history once the run is folded into the inventory).
+ */
+export async function setIntegrityProposal(
+  db: Db,
+  id: string,
+  runId: string,
+  proposal: SubresourceIntegrity,
+): Promise<boolean> {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: analysisKey(id),
+        ConditionExpression: 'attribute_exists(pk) AND #s = :completed AND runId = :run',
+        UpdateExpression: 'SET subresourceIntegrity = :sri',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':completed': 'completed', ':run': runId, ':sri': proposal },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
+/**
  * Fails the analysis with the reasons. With a runId, only if that run still holds it; with null (the
  * dead-letter path, the stale-run sweep), whenever it is not finished yet.
  */

@@ -7,6 +7,7 @@ import {
   type SriPage,
   scriptIntegrityVerdict,
   sriReasonText,
+  withContentHistory,
 } from './proposal';
 
 const SITE = 'https://shop.test';
@@ -178,5 +179,34 @@ describe('scriptIntegrityVerdict', () => {
     expect(scriptIntegrityVerdict({ ...entry, digest: null, digests: [] })?.reasons).toEqual(['unread']);
     expect(scriptIntegrityVerdict({ ...entry, kind: 'inline', url: null })).toBeNull();
     expect(scriptIntegrityVerdict({ ...entry, kind: 'worker' })).toBeNull();
+  });
+});
+
+describe('withContentHistory', () => {
+  const LIB = `${CDN}/lib@1.2.3/lib.js`;
+  const proposal = integrityProposal(
+    [{ page: `${SITE}/`, scripts: [script(LIB, A, true), script(`${CDN}/x.3f9a1c2b.js`, A, true)] }],
+    SITE,
+  );
+  const entry = (url: string, ...digests: string[]) => ({
+    kind: 'external' as const,
+    url,
+    digest: digests.at(-1) ?? null,
+    digests: digests.map((digest) => ({ digest, firstSeen: 't', lastSeen: 't' })),
+  });
+  it('takes back a proposal whose script had another content in an earlier run', () => {
+    const checked = withContentHistory(proposal, [entry(LIB, B, A), entry(`${CDN}/x.3f9a1c2b.js`, A)]);
+    expect(checked.resources[0]).toMatchObject({
+      url: LIB,
+      ready: false,
+      sha384: null,
+      reasons: ['content-differs'],
+    });
+    expect(checked.resources[1]).toEqual(proposal.resources[1]);
+    // Nothing to change: the same object (nothing is written).
+    expect(withContentHistory(proposal, [entry(LIB, A), entry('https://other.test/a.js', A, B)])).toBe(
+      proposal,
+    );
+    expect(withContentHistory(proposal, [entry(LIB, 'unread', A)])).toBe(proposal);
   });
 });

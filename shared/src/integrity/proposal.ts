@@ -237,6 +237,37 @@ function fitted(proposal: SubresourceIntegrity): SubresourceIntegrity {
   return p;
 }
 
+/**
+ * The proposal with what earlier runs of the domain saw: a script the inventory holds with more than one
+ * content (its digest history) is not one immutable file, whatever its URL says. The same object when nothing
+ * changes (the caller then writes nothing).
+ */
+export function withContentHistory(
+  proposal: SubresourceIntegrity,
+  entries: readonly Pick<InventoryEntry, 'kind' | 'url' | 'digest' | 'digests'>[],
+): SubresourceIntegrity {
+  const contents = new Map<string, Set<string>>();
+  for (const e of entries) {
+    if (e.kind !== 'external' || e.url === null) continue;
+    const seen = [e.digest, ...e.digests.map((d) => d.digest)].filter(
+      (d): d is string => d !== null && d !== UNREAD_DIGEST,
+    );
+    contents.set(e.url, new Set(seen));
+  }
+  let changed = false;
+  const resources = proposal.resources.map((r) => {
+    const seen = r.kind === 'script' ? contents.get(r.url) : undefined;
+    if (!seen || r.reasons.includes('content-differs')) return r;
+    const all = new Set(seen);
+    if (r.sha384) all.add(r.sha384);
+    if (all.size <= 1) return r;
+    changed = true;
+    const reasons = r.reasons.filter((x) => x !== 'unread');
+    return { ...r, ready: false, sha384: null, reasons: ['content-differs' as const, ...reasons] };
+  });
+  return changed ? { ...proposal, resources } : proposal;
+}
+
 function withoutFragment(url: string): string {
   const i = url.indexOf('#');
   return i < 0 ? url : url.slice(0, i);

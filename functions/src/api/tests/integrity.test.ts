@@ -13,9 +13,11 @@ import type { LocalServer } from '../../local/server';
 import { createLogger } from '../../logger';
 import { createAnalysis, getAnalysis } from '../../store/analyses';
 import { claimAnalysis } from '../../store/analysis-runs';
+import { releaseDomainRun } from '../../store/domain-run-guard';
 import { newRunToken, runTokenDigest } from '../../store/run-token';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 import { HttpClient } from '../../testing/http-client';
+import { packSnapshot } from '../../watch/snapshot-pack';
 
 let server: LocalServer;
 beforeAll(async () => {
@@ -99,13 +101,15 @@ const result = (over: Partial<CompletedRun> = {}): CompletedRun => ({
   ...over,
 });
 
-async function runningAnalysis(userId: string) {
+async function runningAnalysis(userId: string, domainId: string | null = null) {
   const created = await createAnalysis(server.deps.db, {
     userId,
-    domainId: null,
+    domainId,
     url: `${site}/`,
     crawlRequest: crawlRequestSchema.parse({ url: `${site}/` }),
   });
+  // Runs of one domain one after the other, as its guard lets them.
+  if (domainId) await releaseDomainRun(server.deps.db, domainId, created.id);
   const runToken = newRunToken();
   await claimAnalysis(server.deps.db, created.id, runTokenDigest(runToken), 60_000);
   return { id: created.id, run: { analysisId: created.id, runToken } };
@@ -193,5 +197,46 @@ describe('the integrity download', () => {
       expect(answer.ok).toBe(false);
     }
     expect((await getAnalysis(server.deps.db, x.id))?.status).toBe('running');
+  });
+});
+
+describe("a domain's runs", () => {
+  it('take back the proposal for a script whose content differed in an earlier run', async () => {
+    const owner = await registeredClient(server.url);
+    const domain = await (await owner.client.post('/api/domains', { name: 'Site', url: `${site}/` })).json();
+    const writer = inProcessCrawlWriter(server.deps.db, logger);
+    const run = async (digest: string, at: string) => {
+      const x = await runningAnalysis(owner.user.id, domain.id);
+      const watch = packSnapshot({
+        analysisId: x.id,
+        completedAt: at,
+        scripts: [
+          {
+            key: LIB,
+            kind: 'external',
+            url: LIB,
+            digest,
+            party: 'third',
+            initiator: null,
+            pages: [`${site}/`],
+            pageCount: 1,
+          },
+        ],
+        policy: {},
+        headers: [],
+      }).toString('base64');
+      const [lib, ...rest] = proposal.resources;
+      const mine = { ...proposal, resources: [{ ...lib!, sha384: digest }, ...rest] };
+      expect(await writer.complete(x.run, result({ watch, subresourceIntegrity: mine }))).toBe(true);
+      return (await getAnalysis(server.deps.db, x.id))?.subresourceIntegrity?.resources[0];
+    };
+    // The first run: one content known, ready. The second serves other bytes at the same versioned URL.
+    expect(await run('sha384-AAAA', '2026-01-01T00:00:00.000Z')).toMatchObject({ ready: true });
+    expect(await run('sha384-ZZZZ', '2026-01-02T00:00:00.000Z')).toMatchObject({
+      url: LIB,
+      ready: false,
+      sha384: null,
+      reasons: ['content-differs'],
+    });
   });
 });
