@@ -21,6 +21,7 @@ import { challengeRoutes, loginRoutes, logoutRoutes, registerRoutes } from './ro
 import { configurationRoutes, domainConfigurationRoutes } from './routes/configurations';
 import { domainRoutes } from './routes/domains';
 import { domainEvidenceRoutes } from './routes/evidence';
+import { analysisIntegrityRoutes } from './routes/integrity';
 import { domainReportRoutes, reportRoutes } from './routes/reports';
 import { domainScheduleRoutes } from './routes/schedules';
 import { domainScriptRoutes } from './routes/scripts';
@@ -84,6 +85,7 @@ export function createApiApp(deps: ApiDeps) {
     .route('/csp-analyses', analysisRoutes)
     .route('/csp/analyze', analyzeRoutes)
     .route('/csp/analyze', analysisChangesRoutes)
+    .route('/csp/analyze', analysisIntegrityRoutes)
     .route('/uri-reports', reportRoutes)
     .route('/csp-configurations', configurationRoutes)
     .route('/teams', teamRoutes)

@@ -7,6 +7,7 @@ import { policyFindingSchema } from '@csp/shared/csp/finding';
 import { policyBudgetSchema, resourceStatsSchema } from '@csp/shared/csp/policy';
 import { analysisStageSchema, captureSummarySchema, verificationSchema } from '@csp/shared/schemas/analysis';
 import { crawledPagesSchema } from '@csp/shared/schemas/crawled-pages';
+import { subresourceIntegritySchema } from '@csp/shared/schemas/subresource-integrity';
 import { trustedTypesDryRunSchema } from '@csp/shared/schemas/trusted-types';
 import * as z from 'zod';
 import { runTokenSchema } from '../store/run-token';
@@ -77,6 +78,8 @@ export const completedRunSchema = z.strictObject({
   crawledPages: crawledPagesSchema.optional(),
   /** What the watch keeps of the run (scripts with digests, security headers), packed and base64. */
   watch: z.string().max(L.watchChars).base64().nullable().optional(),
+  /** The integrity proposal for the crawled scripts and stylesheets (bounded by its own schema). */
+  subresourceIntegrity: subresourceIntegritySchema.nullable().optional(),
 });
 export type CompletedRun = z.infer<typeof completedRunSchema>;
 

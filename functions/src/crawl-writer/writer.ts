@@ -5,10 +5,11 @@
 // and the achievement counters from the analysis item, never from the request. In AWS it is a Lambda of its
 // own that only the crawler may invoke; locally the same code runs in-process behind the same interface.
 import { judgeRun } from '@csp/shared/analyses/outcome';
+import { withContentHistory } from '@csp/shared/integrity/proposal';
 import { recordAchievementEvent } from '../achievements/record';
 import { errorFields, type Logger } from '../logger';
 import { getAnalysis } from '../store/analyses';
-import { completeAnalysis, failAnalysis, updateProgress } from '../store/analysis-runs';
+import { completeAnalysis, failAnalysis, setIntegrityProposal, updateProgress } from '../store/analysis-runs';
 import { putCrawledPages } from '../store/crawled-pages';
 import type { Db } from '../store/db';
 import { putKnowledge, unpackKnowledge } from '../store/knowledge';
@@ -106,6 +107,7 @@ async function complete(db: Db, logger: Logger, id: string, runId: string, resul
     trustedTypes: result.trustedTypes ?? null,
     budget: result.budget,
     needsAttention: result.needsAttention,
+    subresourceIntegrity: result.subresourceIntegrity ?? null,
   });
   if (!completed) return false;
   const log = logger.child({ analysisId: id });
@@ -126,9 +128,14 @@ async function complete(db: Db, logger: Logger, id: string, runId: string, resul
     else {
       // The analysis is completed whatever happens here: a failure is logged, not retried with the crawl
       // (a redelivered crawl finds the analysis completed and writes nothing).
-      await onAnalysisCompleted(db, log, analysis, snapshot).catch((error: unknown) =>
-        log.error('watch step after the analysis failed', errorFields(error)),
-      );
+      const entries = await onAnalysisCompleted(db, log, analysis, snapshot).catch((error: unknown) => {
+        log.error('watch step after the analysis failed', errorFields(error));
+        return null;
+      });
+      // A script whose content differed in an earlier run is no immutable file: its proposal is taken back.
+      const proposal = result.subresourceIntegrity;
+      const checked = proposal && entries ? withContentHistory(proposal, entries) : proposal;
+      if (checked && checked !== proposal) await setIntegrityProposal(db, id, runId, checked);
     }
   }
   return true;

@@ -5,7 +5,7 @@ import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser } from 'puppeteer-core';
 
 /** Flags that would make the crawled browser load things differently from a real visitor's browser. */
-const DROPPED_FLAGS = [
+export const DROPPED_FLAGS = [
   '--single-process',
   '--disable-web-security',
   '--disable-site-isolation-trials',

@@ -321,10 +321,13 @@ export class TabCapture {
         ? [{ url: o.url, worker: o.directive === 'worker-src' }]
         : [],
     );
+    const reportedStylesheets = observations.flatMap((o) =>
+      o.type === 'url' && o.directive === 'style-src-elem' ? [o.url] : [],
+    );
     const watch = this.options.recordScripts
       ? {
           headers: interception.securityHeaders.get(finalUrl) ?? interception.securityHeaders.get(url) ?? {},
-          scripts: await this.scripts.collect(this.instrument.items, reported),
+          ...(await this.scripts.collect(this.instrument.items, reported, reportedStylesheets)),
         }
       : undefined;
     return {

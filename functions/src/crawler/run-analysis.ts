@@ -16,6 +16,7 @@ import { analysisOutcome, outcomeOptions, policyToVerify } from '@csp/shared/ana
 import { stageBands, stagePercent } from '@csp/shared/analyses/progress-bands';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
 import { markUnstableInline } from '@csp/shared/csp/stability';
+import { integrityProposal } from '@csp/shared/integrity/proposal';
 import { crawlKnowledge } from '@csp/shared/reports/knowledge';
 import { dryRunOf } from '@csp/shared/trusted-types/dry-run';
 import { runSnapshotOf } from '@csp/shared/watch/run-snapshot';
@@ -221,6 +222,8 @@ async function runWithVerifier(
         pages: result.state.watch,
       }),
     ).toString('base64'),
+    // The integrity attributes to add where Subresource Integrity is safe, and why not elsewhere.
+    subresourceIntegrity: integrityProposal(result.state.watch, result.state.origin),
   });
   if (!completed) {
     log.warn('the writer refused the result (another run took the analysis over)');

@@ -72,7 +72,14 @@ describe('watch capture', () => {
     expect(page?.scripts.filter((s) => s.url !== null).length).toBe(PAGE_URL_SCRIPTS_MAX);
     expect(page?.scripts.length).toBeLessThanOrEqual(PAGE_SCRIPTS_MAX);
     const lib = page?.scripts.find((s) => s.url === `${origin}/lib.js`);
-    expect(lib).toEqual({ kind: 'external', url: `${origin}/lib.js`, digest: sri(LIB), initiator: null });
+    expect(lib).toEqual({
+      kind: 'external',
+      url: `${origin}/lib.js`,
+      digest: sri(LIB),
+      initiator: null,
+      sha256: `sha256-${createHash('sha256').update(LIB).digest('base64')}`,
+      cors: false,
+    });
     // Written by the page's own inline code: no script URL to name as initiator.
     const written = page?.scripts.find((s) => s.url === `${origin}/s.js?i=0`);
     expect(written).toMatchObject({ kind: 'external', initiator: null });

@@ -8,6 +8,7 @@ import type { PolicyAudit } from '@csp/shared/csp/audit';
 import type { PolicyFinding } from '@csp/shared/csp/finding';
 import type { CspRules, PolicyBudget, ResourceStats } from '@csp/shared/csp/policy';
 import type { Analysis, AnalysisStage, CaptureSummary } from '@csp/shared/schemas/analysis';
+import type { SubresourceIntegrity } from '@csp/shared/schemas/subresource-integrity';
 import type { TrustedTypesDryRun } from '@csp/shared/schemas/trusted-types';
 import { type AnalysisRecord, analysisFromItem, getAnalysis, settleQuota } from './analyses';
 import { type Db, isConditionFailure, nowIso } from './db';
@@ -102,6 +103,7 @@ export interface AnalysisResult {
   trustedTypes?: TrustedTypesDryRun | null;
   budget?: PolicyBudget | null;
   needsAttention?: boolean;
+  subresourceIntegrity?: SubresourceIntegrity | null;
 }
 
 export async function completeAnalysis(
@@ -115,7 +117,8 @@ export async function completeAnalysis(
     id,
     'SET #s = :completed, progress = :hundred, cspRules = :rules, strictCspRules = :strict, resourceStats = :stats, ' +
       'errors = :errors, totalPages = :t, verification = :v, completedAt = :now, currentPage = :none, leaseUntil = :none, ' +
-      'findings = :findings, audit = :audit, strictAudit = :strictAudit, capture = :capture, trustedTypes = :tt, budget = :budget, needsAttention = :attention, stage = :none',
+      'findings = :findings, audit = :audit, strictAudit = :strictAudit, capture = :capture, trustedTypes = :tt, budget = :budget, needsAttention = :attention, stage = :none' +
+      ', subresourceIntegrity = :sri',
     {
       ':completed': 'completed',
       ':hundred': 100,
@@ -132,6 +135,7 @@ export async function completeAnalysis(
       ':tt': r.trustedTypes ?? null,
       ':budget': r.budget ?? null,
       ':attention': r.needsAttention ?? false,
+      ':sri': r.subresourceIntegrity ?? null,
       ':now': nowIso(),
       ':none': null,
       ':run': runId,
@@ -141,6 +145,34 @@ export async function completeAnalysis(
   );
   if (done) await settleQuota(db, analysisFromItem(done), r.totalPages);
   return done !== null;
+}
+
+/**
+ * Replaces the integrity proposal of an analysis this run completed (the crawl writer corrects it with the
+ * domain's digest history once the run is folded into the inventory).
+ */
+export async function setIntegrityProposal(
+  db: Db,
+  id: string,
+  runId: string,
+  proposal: SubresourceIntegrity,
+): Promise<boolean> {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: analysisKey(id),
+        ConditionExpression: 'attribute_exists(pk) AND #s = :completed AND runId = :run',
+        UpdateExpression: 'SET subresourceIntegrity = :sri',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':completed': 'completed', ':run': runId, ':sri': proposal },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
 }
 
 /**

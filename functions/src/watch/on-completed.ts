@@ -4,7 +4,8 @@
 // the changes are stored with the run, once. Then, only for a run stored now (not a redelivered one), the
 // domain's script inventory takes the run in (watch/inventory-update.ts) and the alerts the changes call
 // for are raised (shared/src/alerts/from-run.ts): one per kind and run, drift grouped across runs. Each step
-// stands alone: an inventory failure does not keep the alerts from being raised.
+// stands alone: an inventory failure does not keep the alerts from being raised. Answers the inventory as the
+// run left it (null when no inventory was updated).
 
 import { alertsFromRun, pendingReviewAlert } from '@csp/shared/alerts/from-run';
 import { composePolicy } from '@csp/shared/configurations/compose';
@@ -30,11 +31,11 @@ export async function onAnalysisCompleted(
   log: Logger,
   analysis: Pick<AnalysisRecord, 'id' | 'domainId'>,
   snapshot: RunSnapshot,
-): Promise<void> {
-  if (!analysis.domainId) return; // a one-off analysis of a URL has no domain to watch
+): Promise<InventoryEntry[] | null> {
+  if (!analysis.domainId) return null; // a one-off analysis of a URL has no domain to watch
   const domainId = analysis.domainId;
   const run = await recordRun(db, log, domainId, analysis.id, snapshot);
-  if (!run) return;
+  if (!run) return null;
   const inventory = await updateInventory(db, { domainId, snapshot: run.snapshot }).catch(
     (error: unknown) => {
       log.error('script inventory update failed', errorFields(error));
@@ -43,7 +44,7 @@ export async function onAnalysisCompleted(
   );
   // Read once for both kinds of alerts: a deleted domain raises none.
   const domain = await getDomain(db, domainId);
-  if (!domain) return;
+  if (!domain) return inventory?.entries ?? null;
   const at = Date.parse(run.snapshot.completedAt);
   await raisePendingAlert(db, domain, inventory?.entries ?? null, at).catch((error: unknown) =>
     log.error('raising the pending-review alert failed', errorFields(error)),
@@ -51,6 +52,8 @@ export async function onAnalysisCompleted(
   await raiseRunAlerts(db, domain, analysis.id, run, at).catch((error: unknown) =>
     log.error('raising the run alerts failed', errorFields(error)),
   );
+  // The inventory as the run left it (the integrity proposal reads its digest history).
+  return inventory?.entries ?? null;
 }
 
 /**

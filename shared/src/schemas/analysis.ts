@@ -7,6 +7,7 @@ import { cspRulesSchema, POLICY_TARGETS, policyBudgetSchema, resourceStatsSchema
 import { unstableInlineSchema } from '../csp/stability';
 import { CRAWL_LIMITS } from './crawl-limits';
 import { httpUrl } from './domain';
+import { subresourceIntegritySchema } from './subresource-integrity';
 import { trustedTypesDryRunSchema } from './trusted-types';
 
 const { maxPages, crawlDelay, headerBudget } = CRAWL_LIMITS;
@@ -211,6 +212,8 @@ export const analysisSchema = z.object({
   needsAttention: z.boolean().optional(),
   /** What `require-trusted-types-for 'script'` would block on the crawled pages (absent on older analyses). */
   trustedTypes: trustedTypesDryRunSchema.nullable().optional(),
+  /** Subresource Integrity proposed for the crawled external scripts and stylesheets (absent on older analyses). */
+  subresourceIntegrity: subresourceIntegritySchema.nullable().optional(),
   /** Who started it (absent on analyses from before triggers were recorded: a user). */
   trigger: analysisTriggerSchema.optional(),
   createdAt: z.string(),

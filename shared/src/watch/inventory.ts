@@ -176,6 +176,9 @@ function observedFields(script: WatchedScript, at: string) {
     party: script.party,
     initiator: script.initiator,
     digest: script.digest,
+    // Absent (not null) when the snapshot has none, so entries of scripts without them store as before.
+    ...(script.sha256 !== undefined ? { sha256: script.sha256 } : {}),
+    ...(script.cors !== undefined ? { cors: script.cors } : {}),
     pages: script.pages,
     pageCount: script.pageCount,
     lastSeen: at,

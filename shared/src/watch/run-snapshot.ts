@@ -37,10 +37,25 @@ export const pageScriptSchema = z.object({
 });
 export type PageScript = z.infer<typeof pageScriptSchema>;
 
+/** External stylesheets recorded per page (Subresource Integrity covers them too; the watch does not). */
+export const PAGE_STYLESHEETS_MAX = 200;
+
+/** An external stylesheet a page loaded: what an integrity proposal needs (shared/src/integrity/). */
+export const pageStylesheetSchema = z.object({
+  url: z.string().max(WATCH_LIMITS.urlChars),
+  /** `sha384-<base64>` of the body as received; null when not read (served from memory, gone). */
+  digest: z.string().max(100).nullable(),
+  /** Whether the response allowed CORS for the page's origin; null when not known. */
+  cors: z.boolean().nullable(),
+});
+export type PageStylesheet = z.infer<typeof pageStylesheetSchema>;
+
 export const pageWatchSchema = z.object({
   page: z.string().max(WATCH_LIMITS.urlChars),
   headers: z.partialRecord(z.enum(SECURITY_HEADERS), z.string().max(SECURITY_HEADER_MAX_CHARS)),
   scripts: z.array(pageScriptSchema).max(PAGE_SCRIPTS_MAX),
+  /** Not part of the watch's snapshot: the inventory is of scripts (PCI DSS 6.4.3). Absent: none recorded. */
+  stylesheets: z.array(pageStylesheetSchema).max(PAGE_STYLESHEETS_MAX).optional(),
 });
 export type PageWatch = z.infer<typeof pageWatchSchema>;
 
@@ -77,11 +92,18 @@ export function runSnapshotOf(input: SnapshotInput): RunSnapshot {
   const own = new Set(input.siteOrigins);
   const isFirst = (url: string | null) => url === null || own.has(originOf(url) ?? '');
   const digests = new Map<string, string>();
+  const sha256s = new Map<string, string>();
+  const cors = new Map<string, boolean>();
   const initiators = new Map<string, string>();
   for (const page of input.pages) {
     for (const s of page.scripts) {
       if (s.url === null) continue;
-      if (s.digest && !digests.has(s.url)) digests.set(s.url, s.digest);
+      if (s.digest && !digests.has(s.url)) {
+        digests.set(s.url, s.digest);
+        // The SHA-256 of the same read as the SHA-384 kept (two reads of a changing file could differ).
+        if (s.sha256) sha256s.set(s.url, s.sha256);
+      }
+      if (typeof s.cors === 'boolean' && !cors.has(s.url)) cors.set(s.url, s.cors);
       if (s.initiator && !initiators.has(s.url)) initiators.set(s.url, s.initiator);
     }
   }
@@ -106,6 +128,9 @@ export function runSnapshotOf(input: SnapshotInput): RunSnapshot {
           digest,
           party: isFirst(url) ? 'first' : via && !isFirst(via) ? 'fourth' : 'third',
           initiator: via,
+          ...(s.kind === 'external' && s.url !== null
+            ? { sha256: sha256s.get(s.url) ?? null, cors: cors.get(s.url) ?? null }
+            : {}),
           pages: [],
           pageCount: 0,
         };

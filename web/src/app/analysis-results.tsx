@@ -6,6 +6,7 @@ import type { Analysis } from '@csp/shared/schemas/analysis';
 import type { ReactNode } from 'react';
 import { CrawlCoverageCard } from '@/features/analyses/components/crawl-coverage-card';
 import { CrawledPagesCard } from '@/features/analyses/components/crawled-pages-card';
+import { IntegrityCard } from '@/features/analyses/components/integrity-card';
 import { TrustedTypesCard } from '@/features/analyses/components/trusted-types-card';
 import { PolicyCard, usePolicyMode } from '@/features/policy/components/policy-card';
 import { PolicyFindingsCard } from '@/features/policy/components/policy-findings-card';
@@ -42,6 +43,9 @@ export function AnalysisResults({
         <aside className="flex min-w-0 flex-col gap-6" aria-label="Analysis insights">
           {asideTop}
           {analysis.capture ? <CrawlCoverageCard capture={analysis.capture} /> : null}
+          {analysis.subresourceIntegrity ? (
+            <IntegrityCard analysisId={analysis.id} proposal={analysis.subresourceIntegrity} />
+          ) : null}
           <PolicyFindingsCard
             audit={audit}
             policy={mode === 'strict' ? 'strict policy' : 'allowlist policy'}

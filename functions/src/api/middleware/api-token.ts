@@ -26,7 +26,7 @@ const TOKEN_ROUTES: { method: Method; path: RegExp; scope: ApiTokenScope }[] = [
   },
   { method: 'GET', path: /^\/api\/domains\/[^/]+\/scripts(\/[^/]+\/history)?$/, scope: 'read' },
   { method: 'GET', path: /^\/api\/csp-analyses$/, scope: 'read' },
-  { method: 'GET', path: /^\/api\/csp\/analyze\/[^/]+(\/pages|\/changes)?$/, scope: 'read' },
+  { method: 'GET', path: /^\/api\/csp\/analyze\/[^/]+(\/pages|\/changes|\/integrity)?$/, scope: 'read' },
   { method: 'GET', path: /^\/api\/csp-configurations\/[^/]+\/export$/, scope: 'read' },
   { method: 'WRITE', path: /^\/api\/csp-analyses$/, scope: 'analyses:write' },
   { method: 'WRITE', path: /^\/api\/csp\/analyze$/, scope: 'analyses:write' },

@@ -12,6 +12,7 @@ import { cn } from '@/lib/class-names';
 import { countOf, formatDateTime } from '@/lib/format';
 import { useScriptHistory } from '../api/get-script-history';
 import { EVENT_LABELS, PARTY_LABELS, STATE_LABELS, scriptName, shortDigest } from '../utils/labels';
+import { SriCell } from './sri-cell';
 
 export function ScriptRow({
   domainId,
@@ -59,6 +60,7 @@ export function ScriptRow({
               </Badge>
             ) : null}
           </div>
+          <SriCell script={script} />
           <dl className="grid grid-cols-1 gap-x-4 gap-y-0.5 text-xs text-muted-foreground sm:grid-cols-2">
             <Fact label="Digest" title={script.digest ?? undefined} mono>
               {shortDigest(script.digest)}
