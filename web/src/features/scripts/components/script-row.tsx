@@ -12,6 +12,7 @@ import { cn } from '@/lib/class-names';
 import { countOf, formatDateTime } from '@/lib/format';
 import { useScriptHistory } from '../api/get-script-history';
 import { EVENT_LABELS, PARTY_LABELS, STATE_LABELS, scriptName, shortDigest } from '../utils/labels';
+import { FieldDigests } from './field-digests';
 
 export function ScriptRow({
   domainId,
@@ -72,6 +73,7 @@ export function ScriptRow({
               </Fact>
             ) : null}
           </dl>
+          <FieldDigests domainId={domainId} scriptKey={script.key} />
         </div>
         <Button
           variant="ghost"
