@@ -48,6 +48,9 @@ function FieldSummary({ script }: { script: FieldScript }) {
           </button>
         ) : null}
         {unknown > 0 ? <Badge variant="destructive">Content no crawl saw</Badge> : null}
+        {script.digests.length > 0 && script.digests.every((d) => d.verdict === 'match') ? (
+          <Badge variant="success">Matches the crawl</Badge>
+        ) : null}
         {script.integrity ? (
           <span className="text-amber-800" data-testid="field-integrity">
             {countOf(script.integrity.count, "visitor's browser", "visitors' browsers")} reported it without
