@@ -271,7 +271,9 @@ export function parseReports(
       throw new ReportBodyError(`A batch may hold ${REPORT_LIMITS.maxReportsPerBatch} reports at most`);
     }
     const parsed: ParsedReports = { reports: [], fieldReports: [], otherTypes: 0 };
-    body.forEach((entry, i) => add(parsed, fromReportingApi(entry, i, opts.receivedAt)));
+    body.forEach((entry, i) => {
+      add(parsed, fromReportingApi(entry, i, opts.receivedAt));
+    });
     return parsed;
   }
   if (body && typeof body === 'object' && 'type' in body && 'body' in body) {
