@@ -89,7 +89,12 @@ describe('field-hash reports', () => {
   });
 
   it.each([
-    ['a digest of another algorithm', { hash: `sha384-${'A'.repeat(64)}` }, /body\.hash must be sha256-/],
+    [
+      'an unknown algorithm',
+      { hash: `sha1-${Buffer.alloc(20).toString('base64')}` },
+      /body\.hash must be sha256-/,
+    ],
+    ['a sha512 digest of the wrong length', { hash: `sha512-${'A'.repeat(43)}=` }, /body\.hash/],
     ['a digest of 31 bytes', { hash: `sha256-${Buffer.alloc(31, 7).toString('base64')}` }, /body\.hash/],
     ['a digest with a bad last character', { hash: `${DIGEST.slice(0, -2)}B=` }, /body\.hash/],
     ['base64url instead of base64', { hash: `sha256-${'-'.repeat(43)}=` }, /body\.hash/],
@@ -106,6 +111,13 @@ describe('field-hash reports', () => {
     expect(refusal([integrity({ blockedURL: undefined })])).toMatch(/blockedURL is required/);
     expect(refusal([integrity({ destination: undefined })])).toMatch(/destination is required/);
     expect(refusal([{ type: 'integrity-violation', body: 'x' }])).toMatch(/needs a body object/);
+  });
+
+  it("counts digests of 'report-sha384' and 'report-sha512' as other-type: not ours, and no reason to refuse the batch", () => {
+    const sha384 = `sha384-${createHash('sha384').update('x').digest('base64')}`;
+    const sha512 = `sha512-${createHash('sha512').update('x').digest('base64')}`;
+    const parsed = parse([cspHash({ hash: sha384 }), cspHash({ hash: sha512 }), cspHash()]);
+    expect(parsed).toMatchObject({ otherTypes: 2, fieldReports: [{ digest: DIGEST }] });
   });
 
   it('counts reports about other destinations than scripts as other-type, not as digests', () => {

@@ -198,9 +198,15 @@ function reportedAt(entry: ReportingApiEntry, receivedAt: Date): string {
   return new Date(receivedAt.getTime() - age).toISOString();
 }
 
+/** A digest of the other algorithms CSP knows, as a browser writes it (base64 of 48 or 64 bytes). */
+const OTHER_ALGORITHM_DIGEST = /^(sha384-[A-Za-z0-9+/]{64}|sha512-[A-Za-z0-9+/]{86}==)$/;
+
 /** A csp-hash or integrity-violation entry; null when it is about something else than a script (other-type). */
 function fieldReport(entry: ReportingApiEntry, index: number, receivedAt: Date): FieldReport | null {
   if (entry.type === 'csp-hash') {
+    // 'report-sha384' and 'report-sha512' exist too (a policy the product did not write): not ours to
+    // count, and no reason to refuse the CSP reports of their batch.
+    if (isFields(entry.body) && OTHER_ALGORITHM_DIGEST.test(String(entry.body.hash))) return null;
     const parsed = cspHashBodySchema.safeParse(entry.body);
     if (!parsed.success) throw new ReportBodyError(`Report ${index + 1}: ${firstIssue(parsed.error)}`);
     const b = parsed.data;
