@@ -172,6 +172,36 @@ describe('field hashes', () => {
     expect((await stranger.client.get(`/api/domains/${domain.id}/scripts/field-hashes`)).status).toBe(404);
   });
 
+  it('raises the alert only for a domain subscribed to it (a kind of the alert settings, on by default)', async () => {
+    const { client, domain } = await ownerWithDomain();
+    const defaults = await (await client.get(`/api/domains/${domain.id}/alert-settings`)).json();
+    expect(defaults.kinds).toContain('field-digest');
+    const off = await client.put(`/api/domains/${domain.id}/alert-settings`, {
+      kinds: defaults.kinds.filter((k: string) => k !== 'field-digest'),
+      email: true,
+      pendingDays: 7,
+    });
+    expect(off.status).toBe(200);
+    await putScriptEntries(server.deps.db, domain.id, [{ entry: crawled(LIB, LIB_CRAWLED), rev: null }]);
+    expect((await send(domain.uuid, [hashReport(LIB, LIB_TAMPERED)], '198.51.100.20')).status).toBe(204);
+    // Counted and shown as unknown all the same; no alert.
+    const lib = (await fieldHashes(client, domain.id)).scripts.find((s) => s.key === LIB);
+    expect(lib?.digests[0]?.verdict).toBe('unknown');
+    expect(await alerts(client, domain.id)).toEqual([]);
+
+    const on = await client.put(`/api/domains/${domain.id}/alert-settings`, {
+      kinds: ['field-digest'],
+      email: false,
+      pendingDays: 7,
+    });
+    expect(on.status).toBe(200);
+    expect(
+      (await send(domain.uuid, [hashReport(LIB, LIB_TAMPERED, `${SITE}/b`)], '198.51.100.21')).status,
+    ).toBe(204);
+    await server.reportQueue.idle();
+    expect(await alerts(client, domain.id)).toHaveLength(1);
+  });
+
   it('refuses a batch with a bad digest as a whole (400) and counts nothing of it', async () => {
     const { client, domain } = await ownerWithDomain();
     const bad = await send(domain.uuid, [hashReport(APP, APP_DIGEST), hashReport(APP, 'sha256-short=')]);
