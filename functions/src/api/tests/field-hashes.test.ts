@@ -9,6 +9,7 @@ import type { FieldDigestList } from '@csp/shared/watch/field-digests';
 import type { InventoryEntry } from '@csp/shared/watch/inventory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../../local/server';
+import { loadFieldHashes } from '../../store/field-hashes';
 import { loadInventory, putScriptEntries } from '../../store/script-inventory';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 import type { HttpClient } from '../../testing/http-client';
@@ -170,6 +171,10 @@ describe('field hashes', () => {
     // Someone else's domain is not there for them.
     const stranger = await registeredClient(server.url);
     expect((await stranger.client.get(`/api/domains/${domain.id}/scripts/field-hashes`)).status).toBe(404);
+
+    // Deleting the domain deletes its field hashes.
+    expect((await client.delete(`/api/domains/${domain.id}`)).status).toBe(200);
+    expect(await loadFieldHashes(db, domain.id)).toEqual({ scripts: [], otherScriptReports: 0 });
   });
 
   it('raises the alert only for a domain subscribed to it (a kind of the alert settings, on by default)', async () => {
