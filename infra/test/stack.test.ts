@@ -371,7 +371,7 @@ describe('CspGeneratorStack with every handler present', () => {
     ).toEqual([]);
     // The report consumer reads domains and crawls but writes only its report items, the clearing's job
     // item (clearing deletes the report items), achievements, the scripts reports name to the domain's
-    // script inventory (with their history rows), and the alerts it raises.
+    // script inventory (with their history rows), the alerts it raises, and the field hashes it counts.
     const consumerWrites = statementsOf('reportConsumer').filter((st) =>
       actions(st).some((a) => a.startsWith('dynamodb:') && /Put|Update|Delete|Write/.test(a)),
     );
@@ -390,6 +390,7 @@ describe('CspGeneratorStack with every handler present', () => {
           'ALERT#*',
           'SCRIPTS#*',
           'SCRIPTHIST#*',
+          'FIELDHASH#*',
         ],
       },
     });

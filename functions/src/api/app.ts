@@ -21,6 +21,7 @@ import { challengeRoutes, loginRoutes, logoutRoutes, registerRoutes } from './ro
 import { configurationRoutes, domainConfigurationRoutes } from './routes/configurations';
 import { domainRoutes } from './routes/domains';
 import { domainEvidenceRoutes } from './routes/evidence';
+import { domainFieldHashRoutes } from './routes/field-hashes';
 import { analysisIntegrityRoutes } from './routes/integrity';
 import { domainReportRoutes, reportRoutes } from './routes/reports';
 import { domainScheduleRoutes } from './routes/schedules';
@@ -80,6 +81,7 @@ export function createApiApp(deps: ApiDeps) {
     .route('/domains', domainScheduleRoutes)
     .route('/domains', domainAlertRoutes)
     .route('/domains', domainScriptRoutes)
+    .route('/domains', domainFieldHashRoutes)
     .route('/domains', domainChangesRoutes)
     .route('/domains', domainEvidenceRoutes)
     .route('/csp-analyses', analysisRoutes)

@@ -5,14 +5,16 @@
 // cut to /24 or /48 (truncatedAddress).
 import { ORIGIN_VERIFY_HEADER } from '@csp/shared/http/edge-headers';
 import { type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
-import { noiseReason } from '@csp/shared/reports/noise';
+import { fieldNoiseReason, noiseReason } from '@csp/shared/reports/noise';
 import {
   maxBodyBytes,
+  type ParsedReports,
   parseJsonBody,
   parseReports,
   ReportBodyError,
   reportFormat,
 } from '@csp/shared/reports/normalize';
+import type { FieldReport } from '@csp/shared/schemas/field-report';
 import type { DropCounts, NormalizedReport, ReportMessage } from '@csp/shared/schemas/report';
 import { type Context, Hono } from 'hono';
 import type { Config } from '../config';
@@ -134,7 +136,7 @@ export function createIngestApp(deps: IngestDeps) {
 
       const receivedAt = new Date();
       const receivedIso = receivedAt.toISOString();
-      let parsed: { reports: NormalizedReport[]; otherTypes: number };
+      let parsed: ParsedReports;
       try {
         parsed = parseReports(parseJsonBody(await c.req.text()), {
           receivedAt,
@@ -144,7 +146,8 @@ export function createIngestApp(deps: IngestDeps) {
         if (err instanceof ReportBodyError) return error(c, 400, err.message);
         throw err;
       }
-      const n = Math.max(1, parsed.reports.length);
+      // Field hashes count like CSP reports against the domain's rate.
+      const n = Math.max(1, parsed.reports.length + parsed.fieldReports.length);
       if (!perDomain.take(domain.id, n)) {
         return error(c, 429, 'Too many reports for this domain', {
           'Retry-After': String(perDomain.retryAfter(domain.id, n)),
@@ -154,15 +157,23 @@ export function createIngestApp(deps: IngestDeps) {
       let dropped: DropCounts | null = null;
       if (parsed.otherTypes > 0) dropped = { 'other-type': parsed.otherTypes };
       const accepted: NormalizedReport[] = [];
+      const acceptedField: FieldReport[] = [];
       const client = `${domain.id}\n${address}`;
+      const drop = (reason: DropReason) => {
+        dropped ??= {};
+        dropped[reason] = (dropped[reason] ?? 0) + 1;
+      };
       for (const r of parsed.reports) {
         const reason: DropReason | null =
           noiseReason(r, domain.site) ?? (repeats.isRepeat(client, r) ? 'repeat' : null);
         if (reason === null) accepted.push(r);
-        else {
-          dropped ??= {};
-          dropped[reason] = (dropped[reason] ?? 0) + 1;
-        }
+        else drop(reason);
+      }
+      for (const r of parsed.fieldReports) {
+        const reason: DropReason | null =
+          fieldNoiseReason(r, domain.site) ?? (repeats.isFieldRepeat(client, r) ? 'repeat' : null);
+        if (reason === null) acceptedField.push(r);
+        else drop(reason);
       }
       if (dropped) addDrops(domain.id, domain.uuid, dropped);
 
@@ -177,6 +188,14 @@ export function createIngestApp(deps: IngestDeps) {
         messages.push({
           ...base,
           reports: accepted.slice(i, i + REPORT_LIMITS.maxReportsPerMessage),
+          dropped: {},
+        });
+      }
+      for (let i = 0; i < acceptedField.length; i += REPORT_LIMITS.maxReportsPerMessage) {
+        messages.push({
+          ...base,
+          reports: [],
+          fieldReports: acceptedField.slice(i, i + REPORT_LIMITS.maxReportsPerMessage),
           dropped: {},
         });
       }

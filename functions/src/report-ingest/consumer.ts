@@ -18,14 +18,17 @@ import {
   type ReportMessage,
   reportQueueMessageSchema,
 } from '@csp/shared/schemas/report';
+import { aggregateFieldReports } from '@csp/shared/watch/field-digests';
 import { reportedScriptUrls } from '@csp/shared/watch/inventory';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { recordAchievementEvent } from '../achievements/record';
 import { newSuspiciousGroups } from '../achievements/suspicious-watch';
+import { watchFieldDigests } from '../alerts/field-digest-watch';
 import { watchReports } from '../alerts/report-watch';
 import { errorFields, type Logger } from '../logger';
 import { type Db, failedConditionIndexes, isConditionFailure } from '../store/db';
 import { getDomain } from '../store/domains';
+import { countFieldHashes } from '../store/field-hashes';
 import { idFromSeed } from '../store/ids';
 import { type ReportClearQueue, runReportClearMessage } from '../store/report-clear';
 import {
@@ -82,6 +85,21 @@ export function createReportConsumer(opts: ConsumerOptions) {
     }
     const failed = await consumeDomainReports(domainId, batch);
     const counted = batch.filter((d) => !failed.includes(d));
+    const fieldReports = counted.flatMap((d) => d.message.fieldReports ?? []);
+    if (fieldReports.length > 0) {
+      // The scripts they name join the inventory as seen by the field (when no crawl saw them), and digests
+      // no crawl saw are alerts. Like the achievements, never at the cost of the batch.
+      const at = new Date().toISOString();
+      await recordFieldScripts(
+        db,
+        domain,
+        fieldReports.map((r) => r.scriptUrl),
+        at,
+      ).catch((err) => logger.warn('field scripts not recorded', { domainId, ...errorFields(err) }));
+      await watchFieldDigests(db, domain, aggregateFieldReports(fieldReports).digests).catch((err) =>
+        logger.warn('field digest alerts failed', { domainId, ...errorFields(err) }),
+      );
+    }
     // Achievements count the reports received (a redelivered message may count twice: thresholds only).
     const received = counted.reduce((n, d) => n + d.message.reports.length, 0);
     if (received === 0) return failed;
@@ -121,6 +139,11 @@ export function createReportConsumer(opts: ConsumerOptions) {
       const done = await countedTokens(db, domainId, [...new Set(redelivered.map((d) => d.second))]);
       todo = todo.filter((d) => !(d.redelivered && done.has(d.token)));
     }
+    // Field hashes are counted before the messages' guard commits below (their ADDs are not in its
+    // transaction): a message that fails after this is counted again when redelivered. An over-count in a
+    // failure is the price of never losing a digest no crawl saw.
+    const field = aggregateFieldReports(todo.flatMap((d) => d.message.fieldReports ?? []));
+    if (field.digests.length + field.integrity.length > 0) await countFieldHashes(db, domainId, field);
     const failed: Delivered[] = [];
     const fail = (d: Delivered, err: unknown) => {
       logger.error('report message failed, will be delivered again', {

@@ -1,6 +1,7 @@
 // Exact repeats of a report from one client within a short window (a page reloaded, a retried upload)
 // are noise: each counts once. Kept in memory per process, bounded, keyed by a hash (no address stored).
 import { hash } from 'node:crypto';
+import type { FieldReport } from '@csp/shared/schemas/field-report';
 import type { NormalizedReport } from '@csp/shared/schemas/report';
 
 /** Every field of a report but its time (a Reporting API report's time moves with its age). */
@@ -44,8 +45,21 @@ export class RepeatFilter {
 
   /** True when the same client sent the same report within the window (and records it otherwise). */
   isRepeat(client: string, report: NormalizedReport, now = Date.now()): boolean {
+    return this.seenBefore(client, reportContent(report), now);
+  }
+
+  /**
+   * The same for a field-hash report, every field but its time (Chromium sends an integrity violation
+   * twice for one script load: the preload scanner's request and the parser's).
+   */
+  isFieldRepeat(client: string, report: FieldReport, now = Date.now()): boolean {
+    const { reportedAt: _time, ...content } = report;
+    return this.seenBefore(client, ['field', ...Object.values(content)], now);
+  }
+
+  private seenBefore(client: string, content: unknown[], now: number): boolean {
     // One-shot SHA-1: a key, not a secret (a collision costs one report's count); the fastest of Node's.
-    const key = hash('sha1', `${client}\n${JSON.stringify(reportContent(report))}`, 'base64url');
+    const key = hash('sha1', `${client}\n${JSON.stringify(content)}`, 'base64url');
     const until = this.seen.get(key);
     if (until !== undefined) {
       if (until > now) return true;

@@ -11,6 +11,7 @@ import { batchDelete } from './batch';
 import { deleteDomainConfigurations } from './configurations';
 import { reconcileWaiting } from './crawl-quota';
 import { type Db, nowIso } from './db';
+import { deleteDomainFieldHashes } from './field-hashes';
 import { newId, newUuid } from './ids';
 import { itemReader } from './items';
 import {
@@ -135,6 +136,7 @@ export async function deleteDomainCascade(deps: ReportClearDeps, domain: Domain)
   await deleteSchedule(db, domain.id);
   await deleteDomainAlerts(db, domain.id);
   await deleteDomainScriptInventory(db, domain.id);
+  await deleteDomainFieldHashes(db, domain.id);
   await batchDelete(db, await queryTable(db, watchRunsPartition(domain.id)));
   // The uuid first: from here on no new report of the domain is accepted.
   await batchDelete(db, [domainUuidKey(domain.uuid), domainKey(domain.id)]);

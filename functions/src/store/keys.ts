@@ -370,6 +370,24 @@ export const scriptFieldCounterKey = (domainId: string) => ({
   sk: 'FIELDCOUNT',
 });
 
+/**
+ * A domain's field hashes (store/field-hashes.ts), one partition: per script (the SHA-256 of its key, as in
+ * the inventory) one item with its integrity violations and how many digests it holds, one item per digest
+ * under it, and one COUNT item (how many scripts it holds: capped, the reports are attacker input).
+ */
+export const fieldHashPartition = (domainId: string) => `${P.fieldHashes}${domainId}`;
+export const fieldHashScriptKey = (domainId: string, scriptKey: string) => ({
+  pk: fieldHashPartition(domainId),
+  sk: `S#${scriptHash(scriptKey)}`,
+});
+export const fieldHashDigestKey = (domainId: string, scriptKey: string, digest: string) => ({
+  pk: fieldHashPartition(domainId),
+  sk: `S#${scriptHash(scriptKey)}#D#${digest}`,
+});
+export const fieldHashCountKey = (domainId: string) => ({ pk: fieldHashPartition(domainId), sk: 'COUNT' });
+/** Whether a field-hash item's sort key is a digest's (else a script's or the COUNT). */
+export const isFieldHashDigestSk = (sk: string) => sk.includes('#D#');
+
 /** A domain's watched runs, one item per completed analysis (ids sort by time: the latest is the last). */
 export const watchRunsPartition = (domainId: string) => `${P.watchRun}${domainId}`;
 export const watchRunKey = (domainId: string, analysisId: string) => ({

@@ -12,6 +12,7 @@ export const ALERT_KINDS = [
   'reports-stopped',
   'report-spike',
   'suspicious-inline',
+  'field-digest',
   // Sent by "Send test" only: it proves a channel works and is never something a domain subscribes to.
   'test',
 ] as const;
@@ -31,6 +32,7 @@ export const ALERT_KIND_TITLES: Record<AlertKind, string> = {
   'reports-stopped': 'Reports stopped arriving',
   'report-spike': 'Report spike',
   'suspicious-inline': 'Suspicious inline code reported',
+  'field-digest': 'Visitors ran script content no crawl saw',
   test: 'Test alert',
 };
 

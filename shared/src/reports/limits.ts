@@ -58,6 +58,25 @@ export const REPORT_LIMITS = {
   maxPolicyChars: 16 * 1024,
 } as const;
 
+/**
+ * Field hashes: `csp-hash` reports ('report-sha256': the SHA-256 of each script a visitor's browser ran)
+ * and `integrity-violation` reports (a script loaded without integrity). They ride in the same batches,
+ * under the same body sizes and rate limits as CSP reports; their counters are capped because every
+ * script URL and digest in them is the reporter's to choose.
+ */
+export const FIELD_HASH_LIMITS = {
+  /** Scripts a domain's field-hash counters hold (as many as the inventory's field-only scripts). */
+  scriptsPerDomain: 500,
+  /** Distinct digests counted per script: a real script has one or two at a time. */
+  digestsPerScript: 10,
+  /** "Content no crawl saw" alerts raised per consumed batch (each grouped per script and digest). */
+  alertsPerBatch: 5,
+  /** Scripts of one batch looked up in the inventory to reconcile their digests. */
+  scriptsReconciledPerBatch: 20,
+  /** Destinations whose digests are counted (browsers report scripts only today; others are other-type). */
+  destination: 'script',
+} as const;
+
 /** Sources browsers and extensions report that say nothing about the site (dropped as noise). */
 export const NOISE_PREFIXES = [
   'chrome-extension',

@@ -1,5 +1,6 @@
 // Reports that say nothing about the site: sources injected by browser extensions or the browser itself,
 // and documents that are not on the domain's site (a copied policy, a proxy, a forged report).
+import type { FieldReport } from '../schemas/field-report';
 import type { NormalizedReport } from '../schemas/report';
 import { NOISE_PREFIXES } from './limits';
 
@@ -61,6 +62,13 @@ export function noiseReason(report: NormalizedReport, site: string): 'extension'
   ) {
     return 'extension';
   }
+  if (!isOnSite(report.documentUri, site)) return 'offsite';
+  return null;
+}
+
+/** The same rule for a field-hash report: its script and its document. */
+export function fieldNoiseReason(report: FieldReport, site: string): 'extension' | 'offsite' | null {
+  if (isBrowserNoise(report.scriptUrl) || isBrowserNoise(report.documentUri)) return 'extension';
   if (!isOnSite(report.documentUri, site)) return 'offsite';
   return null;
 }

@@ -1,7 +1,9 @@
 // From what a browser POSTs to one list of reports. Two formats (spec section 5; Reporting API): the
 // `{"csp-report": {...}}` object of report-uri, and the Reporting API's array of typed reports. Only the
-// shape is checked here; noise (extensions, other sites, repeats) is decided in noise.ts.
+// shape is checked here; noise (extensions, other sites, repeats) is decided in noise.ts. Besides CSP
+// violations the Reporting API's field-hash types are read (schemas/field-report.ts); other types are counted.
 import type * as z from 'zod';
+import { cspHashBodySchema, type FieldReport, integrityViolationBodySchema } from '../schemas/field-report';
 import {
   legacyReportBodySchema,
   type NormalizedReport,
@@ -10,7 +12,7 @@ import {
   reportingApiEntrySchema,
   reportText,
 } from '../schemas/report';
-import { REPORT_LIMITS } from './limits';
+import { FIELD_HASH_LIMITS, REPORT_LIMITS } from './limits';
 
 const L = REPORT_LIMITS;
 
@@ -19,6 +21,8 @@ export class ReportBodyError extends Error {}
 
 export interface ParsedReports {
   reports: NormalizedReport[];
+  /** `csp-hash` and `integrity-violation` entries (field hashes). */
+  fieldReports: FieldReport[];
   /** Reporting API entries of another type (deprecation, intervention…): counted and dropped. */
   otherTypes: number;
 }
@@ -188,12 +192,58 @@ function reportingApiBody(raw: unknown, index: number): ReportingApiBody {
   return body.data;
 }
 
-function fromReportingApi(raw: unknown, index: number, receivedAt: Date): NormalizedReport | null {
+/** When the browser saw it: age is milliseconds between the event and the upload (a day at most). */
+function reportedAt(entry: ReportingApiEntry, receivedAt: Date): string {
+  const age = Math.min(entry.age ?? 0, 24 * 3600 * 1000);
+  return new Date(receivedAt.getTime() - age).toISOString();
+}
+
+/** A digest of the other algorithms CSP knows, as a browser writes it (base64 of 48 or 64 bytes). */
+const OTHER_ALGORITHM_DIGEST = /^(sha384-[A-Za-z0-9+/]{64}|sha512-[A-Za-z0-9+/]{86}==)$/;
+
+/** A csp-hash or integrity-violation entry; null when it is about something else than a script (other-type). */
+function fieldReport(entry: ReportingApiEntry, index: number, receivedAt: Date): FieldReport | null {
+  if (entry.type === 'csp-hash') {
+    // 'report-sha384' and 'report-sha512' exist too (a policy the product did not write): not ours to
+    // count, and no reason to refuse the CSP reports of their batch.
+    if (isFields(entry.body) && OTHER_ALGORITHM_DIGEST.test(String(entry.body.hash))) return null;
+    const parsed = cspHashBodySchema.safeParse(entry.body);
+    if (!parsed.success) throw new ReportBodyError(`Report ${index + 1}: ${firstIssue(parsed.error)}`);
+    const b = parsed.data;
+    if (b.destination !== FIELD_HASH_LIMITS.destination) return null;
+    if (b.type !== undefined && b.type !== 'subresource') return null;
+    return {
+      kind: 'hash',
+      documentUri: b.documentURL,
+      scriptUrl: b.subresourceURL,
+      digest: b.hash,
+      reportedAt: reportedAt(entry, receivedAt),
+    };
+  }
+  const parsed = integrityViolationBodySchema.safeParse(entry.body);
+  if (!parsed.success) throw new ReportBodyError(`Report ${index + 1}: ${firstIssue(parsed.error)}`);
+  const b = parsed.data;
+  if (b.destination !== FIELD_HASH_LIMITS.destination) return null;
+  return {
+    kind: 'integrity',
+    documentUri: b.documentURL,
+    scriptUrl: b.blockedURL,
+    reportOnly: b.reportOnly ?? false,
+    reportedAt: reportedAt(entry, receivedAt),
+  };
+}
+
+function fromReportingApi(
+  raw: unknown,
+  index: number,
+  receivedAt: Date,
+): NormalizedReport | FieldReport | null {
   const entry = reportingApiEntry(raw, index);
+  if (entry.type === 'csp-hash' || entry.type === 'integrity-violation') {
+    return fieldReport(entry, index, receivedAt);
+  }
   if (entry.type !== 'csp-violation') return null;
   const b = reportingApiBody(entry.body, index);
-  // age: milliseconds between the violation and the upload (a day at most: older is not believable).
-  const age = Math.min(entry.age ?? 0, 24 * 3600 * 1000);
   return {
     documentUri: b.documentURL,
     referrer: b.referrer,
@@ -209,7 +259,7 @@ function fromReportingApi(raw: unknown, index: number, receivedAt: Date): Normal
     columnNumber: b.columnNumber,
     sourceFile: b.sourceFile,
     userAgent: entry.user_agent,
-    reportedAt: new Date(receivedAt.getTime() - age).toISOString(),
+    reportedAt: reportedAt(entry, receivedAt),
   };
 }
 
@@ -226,20 +276,28 @@ export function parseReports(
     if (body.length > REPORT_LIMITS.maxReportsPerBatch) {
       throw new ReportBodyError(`A batch may hold ${REPORT_LIMITS.maxReportsPerBatch} reports at most`);
     }
-    const reports: NormalizedReport[] = [];
-    let otherTypes = 0;
+    const parsed: ParsedReports = { reports: [], fieldReports: [], otherTypes: 0 };
     body.forEach((entry, i) => {
-      const r = fromReportingApi(entry, i, opts.receivedAt);
-      if (r) reports.push(r);
-      else otherTypes += 1;
+      add(parsed, fromReportingApi(entry, i, opts.receivedAt));
     });
-    return { reports, otherTypes };
+    return parsed;
   }
   if (body && typeof body === 'object' && 'type' in body && 'body' in body) {
-    const r = fromReportingApi(body, 0, opts.receivedAt);
-    return r ? { reports: [r], otherTypes: 0 } : { reports: [], otherTypes: 1 };
+    const parsed: ParsedReports = { reports: [], fieldReports: [], otherTypes: 0 };
+    add(parsed, fromReportingApi(body, 0, opts.receivedAt));
+    return parsed;
   }
-  return { reports: [fromLegacy(body, opts.receivedAt.toISOString(), opts.userAgent)], otherTypes: 0 };
+  return {
+    reports: [fromLegacy(body, opts.receivedAt.toISOString(), opts.userAgent)],
+    fieldReports: [],
+    otherTypes: 0,
+  };
+}
+
+function add(parsed: ParsedReports, r: NormalizedReport | FieldReport | null): void {
+  if (r === null) parsed.otherTypes += 1;
+  else if ('kind' in r) parsed.fieldReports.push(r);
+  else parsed.reports.push(r);
 }
 
 /** JSON.parse with the handler's error message. */

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { engineSchema } from '../csp/engines/table';
 import { engineCountsSchema } from '../csp/engines/user-agent';
 import { DROP_REASONS, REPORT_LIMITS } from '../reports/limits';
+import { fieldReportSchema } from './field-report';
 
 const L = REPORT_LIMITS;
 
@@ -115,6 +116,8 @@ export const reportMessageSchema = z.object({
   /** The client's address cut to its /24 (IPv4) or /48 (IPv6): the only form in which it is stored. */
   clientIp: z.string(),
   reports: z.array(normalizedReportSchema).max(L.maxReportsPerMessage),
+  /** Field hashes (csp-hash, integrity-violation); absent in messages queued before they were read. */
+  fieldReports: z.array(fieldReportSchema).max(L.maxReportsPerMessage).optional(),
   dropped: dropCountsSchema.default({}),
 });
 export type ReportMessage = z.infer<typeof reportMessageSchema>;

@@ -22,6 +22,8 @@ export const KEY_PREFIX = {
   contact: 'CONTACT#',
   scripts: 'SCRIPTS#',
   scriptHistory: 'SCRIPTHIST#',
+  /** A domain's field hashes: script digests and integrity violations visitors' browsers reported. */
+  fieldHashes: 'FIELDHASH#',
   /** A domain's watched runs: each completed analysis' snapshot and what changed since the one before. */
   watchRun: 'WATCHRUN#',
 } as const;
@@ -80,6 +82,7 @@ export const FUNCTION_KEY_PREFIXES = {
     P.scripts,
     P.scriptHistory,
     P.alert,
+    P.fieldHashes,
   ],
 } as const;
 export type RestrictedFunction = keyof typeof FUNCTION_KEY_PREFIXES;
@@ -115,5 +118,6 @@ export const FUNCTION_WRITE_KEY_PREFIXES = {
     P.alert,
     P.scripts,
     P.scriptHistory,
+    P.fieldHashes,
   ],
 } as const satisfies Partial<Record<RestrictedFunction, readonly string[]>>;

@@ -237,6 +237,24 @@ export function withoutRule(entries: readonly InventoryEntry[], ruleId: string):
   );
 }
 
+/** A script URL from a report as the inventory reads it (no fragment); null when it is not an http(s) URL. */
+export function fieldScriptUrl(raw: string): URL | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null; // reports carry attacker input: what is not a URL is not a script
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  url.hash = '';
+  return url;
+}
+
+/** The inventory key of a script a report names by URL (see addFieldScripts); null: not a script URL. */
+export function fieldScriptKey(raw: string): string | null {
+  return fieldScriptUrl(raw)?.href.slice(0, WATCH_LIMITS.urlChars) ?? null;
+}
+
 /**
  * Scripts visitors' browsers reported (blocked or, with report-sha256, loaded) that the inventory does not
  * hold: listed as seen by the field only, pending, content unknown, until a crawl sees them.
@@ -251,14 +269,8 @@ export function addFieldScripts(
   const out = [...entries];
   const events: InventoryEvent[] = [];
   for (const raw of urls) {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      continue; // reports carry attacker input: what is not a URL is not a script
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') continue;
-    url.hash = '';
+    const url = fieldScriptUrl(raw);
+    if (!url) continue;
     const key = url.href.slice(0, WATCH_LIMITS.urlChars);
     if (known.has(key) || out.length >= WATCH_LIMITS.scripts) continue;
     known.add(key);

@@ -12,6 +12,7 @@ import { cn } from '@/lib/class-names';
 import { countOf, formatDateTime } from '@/lib/format';
 import { useScriptHistory } from '../api/get-script-history';
 import { EVENT_LABELS, PARTY_LABELS, STATE_LABELS, scriptName, shortDigest } from '../utils/labels';
+import { FieldDigests } from './field-digests';
 import { SriCell } from './sri-cell';
 
 export function ScriptRow({
@@ -74,6 +75,7 @@ export function ScriptRow({
               </Fact>
             ) : null}
           </dl>
+          <FieldDigests domainId={domainId} scriptKey={script.key} />
         </div>
         <Button
           variant="ghost"

@@ -69,7 +69,7 @@ export function ScriptsPanel({ domainId, readOnly = false }: { domainId: string;
   const filtered = state !== 'all' || party !== 'all' || changed;
 
   return (
-    <Card data-testid="scripts-panel">
+    <Card id="scripts" data-testid="scripts-panel">
       <CardHeader
         actions={
           <div className="flex flex-wrap gap-2">

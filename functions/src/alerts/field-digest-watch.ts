@@ -1,0 +1,52 @@
+// Field digests against the crawl, after the report consumer counted them: each digest visitors' browsers
+// reported for a script whose crawl digest is known and different is content no crawl saw (served to some
+// visitors only, or tampered): an alert, grouped per script and digest (its reports again are counted, not
+// sent again). A script without a crawl digest (only the field reported it, or the crawl did not read its
+// body) raises nothing: there is nothing to compare with (see digestVerdict).
+import { createHash } from 'node:crypto';
+import { ALERT_KIND_TITLES } from '@csp/shared/alerts/alert';
+import { FIELD_HASH_LIMITS } from '@csp/shared/reports/limits';
+import type { Domain } from '@csp/shared/schemas/domain';
+import { digestVerdict, type FieldDigestCount } from '@csp/shared/watch/field-digests';
+import type { Db } from '../store/db';
+import { getScriptEntry } from '../store/script-inventory';
+import { raiseAndQueue } from './deliver';
+
+const URL_CHARS = 200;
+
+/** The alerts raised (script key and digest of each), for the caller's log and tests. */
+export async function watchFieldDigests(
+  db: Db,
+  domain: Pick<Domain, 'id' | 'name'>,
+  digests: readonly FieldDigestCount[],
+  now = Date.now(),
+): Promise<{ scriptKey: string; digest: string }[]> {
+  const scriptKeys = [...new Set(digests.map((d) => d.scriptKey))].slice(
+    0,
+    FIELD_HASH_LIMITS.scriptsReconciledPerBatch,
+  );
+  const crawlDigest = new Map<string, string | null>();
+  for (const key of scriptKeys) {
+    crawlDigest.set(key, (await getScriptEntry(db, domain.id, key))?.sha256 ?? null);
+  }
+  const unknown = digests
+    .filter((d) => crawlDigest.has(d.scriptKey))
+    .filter((d) => digestVerdict(crawlDigest.get(d.scriptKey), d.digest) === 'unknown')
+    .slice(0, FIELD_HASH_LIMITS.alertsPerBatch);
+  for (const d of unknown) {
+    await raiseAndQueue(
+      db,
+      {
+        domainId: domain.id,
+        domainName: domain.name,
+        kind: 'field-digest',
+        // A script key is a URL of up to 2 KB: the cause is its digest with the reported one.
+        cause: createHash('sha256').update(`${d.scriptKey}\n${d.digest}`).digest('base64url'),
+        summary: `${ALERT_KIND_TITLES['field-digest']}: ${d.scriptKey.slice(0, URL_CHARS)} ran as ${d.digest}, the crawl saw ${crawlDigest.get(d.scriptKey)}`,
+        path: `/domains/${domain.id}#scripts`,
+      },
+      now,
+    );
+  }
+  return unknown.map((d) => ({ scriptKey: d.scriptKey, digest: d.digest }));
+}
