@@ -199,6 +199,11 @@ export const configurationListSchema = z.object({
   configurations: z.array(configurationSchema),
   /** Where this domain's policies send reports (report-uri and Reporting-Endpoints). */
   reportEndpoint: z.string(),
+  /**
+   * External scripts of the domain's inventory without integrity metadata, which an enforced
+   * Integrity-Policy refuses (null: no run folded into an inventory yet). The panel's audit reads it.
+   */
+  scriptsWithoutIntegrity: z.number().int().nonnegative().nullable().optional(),
 });
 export type ConfigurationList = z.infer<typeof configurationListSchema>;
 
