@@ -70,11 +70,10 @@ export interface ComposedPolicy {
 /** One line under each integrity option in the panel. */
 export const INTEGRITY_HINTS = {
   integrityPolicy:
-    'Browsers refuse (report-only: report) every script loaded without an integrity attribute. Report-only first: an enforced policy blocks each script that lacks one.',
-  reportSha256:
-    "Adds 'report-sha256' to the script directive: Chromium 133+ reports the SHA-256 of every script it runs, so you see what visitors really got. Needs reporting (report-to).",
+    'Browsers refuse (report-only: report) scripts without an integrity attribute. Report-only first.',
+  reportSha256: "Chromium 133+ reports the SHA-256 of each script visitors' browsers run ('report-sha256').",
   trustedTypes:
-    "require-trusted-types-for 'script': DOM sinks such as innerHTML and eval take only values made by a Trusted Types policy. Report-only first, in a header of its own beside this policy.",
+    'Guards innerHTML, eval and the other DOM sinks. Report-only first: a header of its own beside this policy.',
 } as const;
 
 /** The directive a CSP engine reads for <script> elements: where 'report-sha256' has an effect. */
