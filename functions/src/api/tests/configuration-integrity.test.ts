@@ -2,6 +2,7 @@
 // (nothing written), the export of every format carries the headers the shared composition gives, and the
 // stored audit warns before an enforced Integrity-Policy refuses the inventory's scripts.
 import { randomBytes } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { auditComposed, composePolicy, exportComposed } from '@csp/shared/configurations/compose';
 import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
 import type { InventoryEntry } from '@csp/shared/watch/inventory';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../../local/server';
 import { createAnalysis } from '../../store/analyses';
 import { claimAnalysis, completeAnalysis } from '../../store/analysis-runs';
+import { analysisKey } from '../../store/keys';
 import { putInventoryMeta, putScriptEntries } from '../../store/script-inventory';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 
@@ -64,7 +66,7 @@ async function signedIn() {
     cspRules: RULES,
     metadata,
   });
-  return { client, domain, body };
+  return { client, domain, body, analysisId: a.id };
 }
 
 const entry = (
@@ -159,6 +161,35 @@ describe('configurations: Integrity-Policy, report-sha256 and Trusted Types', ()
     ).json();
     expect(ro.audit.score).toBe(off.audit.score);
     expect(c.audit.score).toBeLessThan(off.audit.score);
+  });
+
+  it("enforced Trusted Types are a warning unless the base analysis's dry run found no sink in use", async () => {
+    const { client, body, analysisId } = await signedIn();
+    const enforced = { ...OPTIONS, integrityPolicy: 'off', trustedTypes: 'enforce' };
+    const warned = async () =>
+      (
+        (await (await client.post('/api/csp-configurations', body(enforced))).json()).audit
+          .findings as Array<{
+          code: string;
+        }>
+      ).some((f) => f.code === 'trusted-types-enforced-first');
+    // No dry run (an analysis from before it existed): not known to be ready.
+    expect(await warned()).toBe(true);
+    const setReadiness = (readiness: string) =>
+      server.deps.db.doc.send(
+        new UpdateCommand({
+          TableName: server.deps.db.table,
+          Key: analysisKey(analysisId),
+          UpdateExpression: 'SET trustedTypes = :tt',
+          ExpressionAttributeValues: {
+            ':tt': { readiness, sinks: [], sinkCount: 0, pagesChecked: 3, policyNames: [] },
+          },
+        }),
+      );
+    await setReadiness('far');
+    expect(await warned()).toBe(true);
+    await setReadiness('ready');
+    expect(await warned()).toBe(false);
   });
 
   it('refuses malformed options with a clear message and writes nothing', async () => {
