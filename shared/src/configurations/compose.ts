@@ -114,6 +114,62 @@ export function rolloutOf(s: {
   return s.reportOnlyMode ? 'discovery' : s.reportOnlyPolicy ? 'report-only' : 'enforce';
 }
 
+/**
+ * Adds 'report-sha256' to the directive browsers read for <script> and returns its name, or says in
+ * `notices` why it could not (null).
+ */
+function addReportSha256(rules: CspRules, reporting: string | null, notices: string[]): string | null {
+  const target = SCRIPT_ELEMENT_DIRECTIVES.find((d) => Object.hasOwn(rules, d));
+  if (!reporting) {
+    notices.push(
+      "'report-sha256' was left out: script hashes are sent as Reporting API reports, and reporting is off. Turn on 'Include report-uri'.",
+    );
+    return null;
+  }
+  if (!target) {
+    // A script-src holding only the keyword would block every script: never made up here.
+    notices.push("'report-sha256' was left out: the policy has no script-src or default-src to carry it.");
+    return null;
+  }
+  const sources = ownValue(rules, target) ?? [];
+  if (sources.join(' ') === NONE) {
+    notices.push(
+      `'report-sha256' was left out: ${target} 'none' lets no script load, so there is nothing to report.`,
+    );
+    return null;
+  }
+  rules[target] = [...sources.filter((s) => s !== REPORT_SHA256), REPORT_SHA256];
+  return target;
+}
+
+/** require-trusted-types-for 'script', and trusted-types with the names when there are any. */
+function trustedTypesDirectives(names: readonly string[]): CspRules {
+  const tt = dictionary<string[]>();
+  tt['require-trusted-types-for'] = [TRUSTED_TYPES_SINKS];
+  const sources = trustedTypesSources(names);
+  if (sources.length) tt['trusted-types'] = sources;
+  return tt;
+}
+
+/** Trusted Types in a CSP header of their own mode, reporting where the policy reports. */
+function trustedTypesHeader(
+  tt: CspRules,
+  mode: Exclude<TrustedTypesMode, 'off'>,
+  reporting: string | null,
+  notices: string[],
+): Header {
+  const reportOnly = mode === 'report-only';
+  if (reporting) {
+    tt['report-uri'] = [reporting];
+    tt['report-to'] = [REPORTING_GROUP];
+  } else if (reportOnly) {
+    notices.push(
+      'The report-only Trusted Types policy has no reporting (report-uri is off): browsers only log what it would block to the console.',
+    );
+  }
+  return { name: reportOnly ? CSP_REPORT_ONLY_HEADER : CSP_HEADER, value: renderPolicy(tt).value };
+}
+
 export function composePolicy(config: ComposeInput, reportEndpoint: string | null): ComposedPolicy {
   const { metadata } = config;
   const nonce = metadata.includeNonce && metadata.nonce ? metadata.nonce : null;
@@ -144,25 +200,7 @@ export function composePolicy(config: ComposeInput, reportEndpoint: string | nul
   const notices: string[] = [];
   const extraHeaders: Header[] = [];
 
-  let reportSha256In: string | null = null;
-  if (metadata.reportSha256) {
-    const target = SCRIPT_ELEMENT_DIRECTIVES.find((d) => Object.hasOwn(rules, d));
-    if (!reporting) {
-      notices.push(
-        "'report-sha256' was left out: script hashes are sent as Reporting API reports, and reporting is off. Turn on 'Include report-uri'.",
-      );
-    } else if (!target) {
-      // A script-src holding only the keyword would block every script: never made up here.
-      notices.push("'report-sha256' was left out: the policy has no script-src or default-src to carry it.");
-    } else if (ownValue(rules, target)?.join(' ') === NONE) {
-      notices.push(
-        `'report-sha256' was left out: ${target} 'none' lets no script load, so there is nothing to report.`,
-      );
-    } else {
-      rules[target] = [...(ownValue(rules, target) ?? []).filter((s) => s !== REPORT_SHA256), REPORT_SHA256];
-      reportSha256In = target;
-    }
-  }
+  const reportSha256In = metadata.reportSha256 ? addReportSha256(rules, reporting, notices) : null;
 
   const integrityPolicy = metadata.integrityPolicy ?? 'off';
   const integrity = integrityPolicyHeader(integrityPolicy, reporting ? REPORTING_GROUP : null);
@@ -175,27 +213,12 @@ export function composePolicy(config: ComposeInput, reportEndpoint: string | nul
 
   const trustedTypes = metadata.trustedTypes ?? 'off';
   if (trustedTypes !== 'off') {
-    const tt = dictionary<string[]>();
-    tt['require-trusted-types-for'] = [TRUSTED_TYPES_SINKS];
-    const names = trustedTypesSources(metadata.trustedTypesPolicies ?? []);
-    if (names.length) tt['trusted-types'] = names;
-    const ttReportOnly = trustedTypes === 'report-only';
-    const policyReportOnly = rollout !== 'enforce';
-    if (ttReportOnly === policyReportOnly) {
+    const tt = trustedTypesDirectives(metadata.trustedTypesPolicies ?? []);
+    // In the policy when its mode is the policy's; otherwise a header of its own (see the file comment).
+    if ((trustedTypes === 'report-only') === (rollout !== 'enforce')) {
       Object.assign(rules, tt);
     } else {
-      if (reporting) {
-        tt['report-uri'] = [reporting];
-        tt['report-to'] = [REPORTING_GROUP];
-      } else if (ttReportOnly) {
-        notices.push(
-          'The report-only Trusted Types policy has no reporting (report-uri is off): browsers only log what it would block to the console.',
-        );
-      }
-      extraHeaders.push({
-        name: ttReportOnly ? CSP_REPORT_ONLY_HEADER : CSP_HEADER,
-        value: renderPolicy(tt).value,
-      });
+      extraHeaders.push(trustedTypesHeader(tt, trustedTypes, reporting, notices));
     }
   }
 
