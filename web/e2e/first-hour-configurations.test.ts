@@ -21,10 +21,11 @@ const waitForName = (name: string) =>
     { timeout: 15_000 },
     name,
   );
-/** The deployment options' chosen values: the mode, then the server. */
+/** The deployment options' chosen values: the mode, then the server (not the integrity options after them). */
 const chosen = () =>
-  t.page.$$eval('[data-testid="deployment-options"] input[type="radio"]:checked', (els) =>
-    els.map((el) => (el as HTMLInputElement).value),
+  t.page.$$eval(
+    '[data-testid="deployment-options"] input[type="radio"]:checked:not([data-testid="integrity-options"] *)',
+    (els) => els.map((el) => (el as HTMLInputElement).value),
   );
 const headerName = () => t.page.$eval('[data-testid="config-header-name"]', (el) => el.textContent);
 const dialogText = () => t.page.$eval('dialog[open]', (el) => (el as HTMLElement).innerText);

@@ -9,10 +9,12 @@ import { type AuditContext, auditContextSchema, type PolicyCheck, parsePolicy } 
 import { cspEvaluatorCheck } from './checks/csp-evaluator';
 import { frameAncestorsCheck } from './checks/frame-ancestors';
 import { generatorCheck } from './checks/generator';
+import { integrityPolicyCheck, reportHashCheck } from './checks/integrity';
 import { judgeLocalSources } from './checks/local-sources';
 import { nonceDeliveryCheck } from './checks/nonce-delivery';
 import { reportOnlyCheck } from './checks/report-only';
 import { reportingCheck } from './checks/reporting';
+import { trustedTypesCheck } from './checks/trusted-types';
 import { unsafeEvalCheck } from './checks/unsafe-eval';
 import { unsafeInlineCheck } from './checks/unsafe-inline';
 import { compareFindings, type PolicyFinding, policyFindingSchema } from './finding';
@@ -27,6 +29,9 @@ export const POLICY_CHECKS: readonly PolicyCheck[] = [
   reportingCheck,
   nonceDeliveryCheck,
   reportOnlyCheck,
+  reportHashCheck,
+  integrityPolicyCheck,
+  trustedTypesCheck,
   cspEvaluatorCheck,
   generatorCheck,
 ];

@@ -175,6 +175,7 @@ describe('server configuration exports', () => {
       filename: 'csp-policy.txt',
       content: `Content-Security-Policy: ${VALUE}\n`,
       warnings: [],
+      headers: [{ name: 'Content-Security-Policy', value: VALUE }],
     });
     expect(exportPlain(RULES, { reportOnly: true }).content).toBe(
       `Content-Security-Policy-Report-Only: ${VALUE}\n`,

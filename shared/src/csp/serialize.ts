@@ -33,6 +33,15 @@ export const EXPORT_FILENAMES: Record<ExportFormat, string> = {
   plain: 'csp-policy.txt',
 };
 
+export const headerSchema = z.object({ name: z.string(), value: z.string() });
+export type Header = z.infer<typeof headerSchema>;
+
+/** A header sent beside the policy (see exportOptionsSchema.extraHeaders). */
+const extraHeaderSchema = z.object({
+  name: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'A header name is letters, digits and hyphens'),
+  value: z.string().regex(/^[ !#-[\]-~]*$/, 'A header value is visible ASCII and spaces, without " and \\'),
+});
+
 export const exportOptionsSchema = z.object({
   reportOnly: z.boolean().default(false),
   /**
@@ -54,6 +63,12 @@ export const exportOptionsSchema = z.object({
       url: z.url({ protocol: /^https?$/ }),
     })
     .optional(),
+  /**
+   * Headers sent beside the policy, after it and Reporting-Endpoints (a configuration's Integrity-Policy,
+   * its Trusted Types policy). A name is a header token; a value is visible ASCII and spaces without `"`
+   * and `\`, which no value of ours holds and which server configs would need escaped.
+   */
+  extraHeaders: z.array(extraHeaderSchema).default([]),
 });
 export type ExportOptions = z.input<typeof exportOptionsSchema>;
 
@@ -61,13 +76,13 @@ export const policyExportSchema = z.object({
   filename: z.string(),
   content: z.string(),
   warnings: z.array(z.string()),
+  /**
+   * The headers the file sends, in order (the nginx file writes a nonce as $request_id instead of the
+   * stored one); none for the <meta> tag, which is not a header.
+   */
+  headers: z.array(headerSchema),
 });
 export type PolicyExport = z.infer<typeof policyExportSchema>;
-
-export interface Header {
-  name: string;
-  value: string;
-}
 
 export function headerName(reportOnly: boolean): string {
   return reportOnly ? CSP_REPORT_ONLY_HEADER : CSP_HEADER;
@@ -159,7 +174,11 @@ function prepare(rules: CspRules, options: ExportOptions, limits: readonly Lengt
       'The policy holds a nonce. A nonce written into server configuration is the same for every response and protects nothing: generate a fresh one per response in your application (or with a per-request variable) and add it to every <script> tag.',
     );
   }
-  return { headers: [{ name: headerName(opts.reportOnly), value }, ...extra], value, warnings };
+  return {
+    headers: [{ name: headerName(opts.reportOnly), value }, ...extra, ...opts.extraHeaders],
+    value,
+    warnings,
+  };
 }
 
 /**
@@ -235,7 +254,7 @@ export function exportApache(rules: CspRules, options: ExportOptions = {}): Poli
     '</IfModule>',
     '',
   ].join('\n');
-  return { filename: EXPORT_FILENAMES.apache, content, warnings };
+  return { filename: EXPORT_FILENAMES.apache, content, warnings, headers };
 }
 
 export function exportNginx(rules: CspRules, options: ExportOptions = {}): PolicyExport {
@@ -264,7 +283,7 @@ export function exportNginx(rules: CspRules, options: ExportOptions = {}): Polic
     ...lines,
     '',
   ].join('\n');
-  return { filename: EXPORT_FILENAMES.nginx, content, warnings };
+  return { filename: EXPORT_FILENAMES.nginx, content, warnings, headers };
 }
 
 export function exportIis(rules: CspRules, options: ExportOptions = {}): PolicyExport {
@@ -288,7 +307,7 @@ export function exportIis(rules: CspRules, options: ExportOptions = {}): PolicyE
     '</configuration>',
     '',
   ].join('\n');
-  return { filename: EXPORT_FILENAMES.iis, content, warnings };
+  return { filename: EXPORT_FILENAMES.iis, content, warnings, headers };
 }
 
 /** Directives a policy delivered in <meta> cannot use (CSP3 §3.3): browsers ignore them there. */
@@ -307,6 +326,11 @@ export function exportMeta(rules: CspRules, options: ExportOptions = {}): Policy
     }
   }
   if (opts.reportTo) warnings.push('Reporting (report-to) is not available from a <meta> policy.');
+  for (const h of opts.extraHeaders) {
+    warnings.push(
+      `${h.name}: ${h.value} cannot be delivered by a <meta> tag and is left out: send it as an HTTP header.`,
+    );
+  }
   // Without a reporting destination a report-only policy has no effect; and <meta> cannot be report-only.
   if (opts.reportOnly) {
     warnings.push(
@@ -317,7 +341,7 @@ export function exportMeta(rules: CspRules, options: ExportOptions = {}): Policy
   warnings.push(...rendered.warnings);
   warnings.push('Place the tag at the top of <head>: it does not apply to anything before it.');
   const content = `<meta http-equiv="${headerName(opts.reportOnly)}" content="${escapeAttribute(rendered.value)}">\n`;
-  return { filename: EXPORT_FILENAMES.meta, content, warnings };
+  return { filename: EXPORT_FILENAMES.meta, content, warnings, headers: [] };
 }
 
 /**
@@ -330,7 +354,7 @@ export function exportPlain(rules: CspRules, options: ExportOptions = {}): Polic
   const { headers, warnings } = prepare(rules, options, ['cloudfront', 'proxy-buffer']);
   const [policy, ...rest] = headers.map((h) => `${h.name}: ${h.value}`);
   const content = rest.length ? `${policy}\n\n${rest.join('\n')}\n` : `${policy}\n`;
-  return { filename: EXPORT_FILENAMES.plain, content, warnings };
+  return { filename: EXPORT_FILENAMES.plain, content, warnings, headers };
 }
 
 export function exportPolicy(

@@ -3,7 +3,9 @@
 // the server it goes to and a nonce.
 import * as z from 'zod';
 import { policyAuditSchema } from '../csp/audit';
+import { integrityPolicyModeSchema } from '../csp/integrity-policy';
 import { NONCE_BYTES } from '../csp/nonce';
+import { trustedTypesModeSchema, trustedTypesPoliciesSchema } from '../csp/trusted-types-names';
 import { firstInheritedKey, isInheritedName } from '../maps/dictionary';
 
 export const SERVER_TYPES = ['apache', 'nginx', 'iis'] as const;
@@ -95,6 +97,15 @@ export const configurationMetadataSchema = z.object(
      * spec's reportOnlyMode, which replaces the policy by a minimal discovery one.
      */
     reportOnlyPolicy: z.boolean().default(false),
+    // The integrity options (off by default, so configurations saved before them parse unchanged).
+    /** Integrity-Policy(-Report-Only): scripts without integrity metadata are refused (reported). */
+    integrityPolicy: integrityPolicyModeSchema.default('off'),
+    /** 'report-sha256' in the script directive: visitors' browsers report each script's SHA-256. */
+    reportSha256: z.boolean({ message: 'reportSha256 must be true or false' }).default(false),
+    /** require-trusted-types-for 'script', enforced or in a report-only policy of its own. */
+    trustedTypes: trustedTypesModeSchema.default('off'),
+    /** The `trusted-types` names (empty: any policy name may be created). */
+    trustedTypesPolicies: trustedTypesPoliciesSchema.default([]),
   },
   { error: 'metadata must be a JSON object' },
 );
@@ -141,7 +152,7 @@ export const configurationBodySchema = z
     reportOnlyMode: z.boolean().optional().default(false),
     serverType: serverTypeSchema.optional().default('apache'),
     isActive: z.boolean().optional().default(true),
-    metadata: metadataInput.optional().default({ nonce: null, includeNonce: false, reportOnlyPolicy: false }),
+    metadata: metadataInput.optional().default(configurationMetadataSchema.parse({})),
   })
   .refine(
     (b) =>
@@ -188,6 +199,11 @@ export const configurationListSchema = z.object({
   configurations: z.array(configurationSchema),
   /** Where this domain's policies send reports (report-uri and Reporting-Endpoints). */
   reportEndpoint: z.string(),
+  /**
+   * External scripts of the domain's inventory without integrity metadata, which an enforced
+   * Integrity-Policy refuses (null: no run folded into an inventory yet). The panel's audit reads it.
+   */
+  scriptsWithoutIntegrity: z.number().int().nonnegative().nullable().optional(),
 });
 export type ConfigurationList = z.infer<typeof configurationListSchema>;
 

@@ -1,8 +1,15 @@
 // Saved CSP configurations (spec sections 3 and 7): list a domain's, create, replace, delete, and export
 // the policy a configuration sends as server configuration, so a deploy pipeline can fetch it. Only the
 // owner changes one, the members of the owner's team read them; for anyone else they do not exist (404).
-import { auditComposed, composePolicy, exportComposed } from '@csp/shared/configurations/compose';
+import {
+  auditComposed,
+  composePolicy,
+  exportComposed,
+  type SiteFacts,
+} from '@csp/shared/configurations/compose';
+import { scriptsWithoutIntegrity, siteFacts } from '@csp/shared/configurations/site-facts';
 import type { ExportFormat } from '@csp/shared/csp/serialize';
+import type { Analysis } from '@csp/shared/schemas/analysis';
 import {
   CONFIGURATION_LIMITS,
   type Configuration,
@@ -26,6 +33,7 @@ import {
   listDomainConfigurations,
   updateConfiguration,
 } from '../../store/configurations';
+import { loadInventory } from '../../store/script-inventory';
 import { domainFor, type Need, type SeenDomain } from '../access';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
@@ -52,8 +60,33 @@ function endpointOf(c: Context<ApiEnv>, domain: Domain): string {
   return domainReportEndpoint(c.req.url, c.var.deps.config, domain.uuid);
 }
 
+/** The domain's external scripts without integrity (null: no inventory yet), see site-facts.ts. */
+async function domainScriptsWithoutIntegrity(c: Context<ApiEnv>, domain: Domain): Promise<number | null> {
+  const inventory = await loadInventory(c.var.deps.db, domain.id);
+  return scriptsWithoutIntegrity(inventory.meta ? inventory.entries : null);
+}
+
+/**
+ * What the audit of the integrity options knows about the site: the inventory is read only when
+ * Integrity-Policy is on (nothing else reads the count), the dry run comes with the base analysis.
+ */
+async function siteFactsFor(
+  c: Context<ApiEnv>,
+  domain: Domain,
+  body: ConfigurationBody,
+  base: Analysis,
+): Promise<SiteFacts> {
+  const count =
+    body.metadata.integrityPolicy === 'off' ? null : await domainScriptsWithoutIntegrity(c, domain);
+  return siteFacts(count, base.trustedTypes);
+}
+
 /** Spec: a base analysis must be selected, and only a completed analysis of this domain can be one. */
-async function checkBaseAnalysis(c: Context<ApiEnv>, domain: Domain, body: ConfigurationBody) {
+async function checkBaseAnalysis(
+  c: Context<ApiEnv>,
+  domain: Domain,
+  body: ConfigurationBody,
+): Promise<Analysis> {
   if (!body.baseAnalysisId) throw new AppError(400, 'Please select a base analysis');
   const analysis = await getAnalysis(c.var.deps.db, body.baseAnalysisId);
   if (!analysis || analysis.userId !== domain.userId || analysis.domainId !== domain.id) {
@@ -62,6 +95,7 @@ async function checkBaseAnalysis(c: Context<ApiEnv>, domain: Domain, body: Confi
   if (analysis.status !== 'completed') {
     throw new AppError(400, 'Only a completed analysis can be the base of a configuration');
   }
+  return analysis;
 }
 
 /** The configuration of the path and its domain, if the user may do what they ask with it. */
@@ -82,9 +116,14 @@ export const domainConfigurationRoutes = new Hono<ApiEnv>().get(
   async (c) => {
     const { db } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'read');
+    const [configurations, withoutIntegrity] = await Promise.all([
+      listDomainConfigurations(db, domain.id),
+      domainScriptsWithoutIntegrity(c, domain),
+    ]);
     const list: ConfigurationList = {
-      configurations: await listDomainConfigurations(db, domain.id),
+      configurations,
       reportEndpoint: endpointOf(c, domain),
+      scriptsWithoutIntegrity: withoutIntegrity,
     };
     return c.json(list);
   },
@@ -98,14 +137,17 @@ export const configurationRoutes = new Hono<ApiEnv>()
     const input = c.req.valid('json');
     const domain = await domainFor(c, input.domainId, 'change');
     const { domainId: _ignored, ...body } = input;
-    await checkBaseAnalysis(c, domain, body);
+    const base = await checkBaseAnalysis(c, domain, body);
     if ((await countDomainConfigurations(db, domain.id)) >= CONFIGURATION_LIMITS.perDomain) {
       throw new AppError(
         409,
         `A domain can have ${CONFIGURATION_LIMITS.perDomain} configurations at most: delete one first`,
       );
     }
-    const audit = auditComposed(composePolicy(body, endpointOf(c, domain)));
+    const audit = auditComposed(
+      composePolicy(body, endpointOf(c, domain)),
+      await siteFactsFor(c, domain, body, base),
+    );
     const configuration = await createConfiguration(db, {
       userId: user.id,
       domainId: domain.id,
@@ -122,8 +164,11 @@ export const configurationRoutes = new Hono<ApiEnv>()
     if (domainId && domainId !== existing.domainId) {
       throw new AppError(400, 'A configuration cannot move to another domain');
     }
-    await checkBaseAnalysis(c, domain, body);
-    const audit = auditComposed(composePolicy(body, endpointOf(c, domain)));
+    const base = await checkBaseAnalysis(c, domain, body);
+    const audit = auditComposed(
+      composePolicy(body, endpointOf(c, domain)),
+      await siteFactsFor(c, domain, body, base),
+    );
     const updated = await updateConfiguration(db, existing.id, body, audit);
     if (!updated) throw notFound('Configuration');
     return c.json(updated);

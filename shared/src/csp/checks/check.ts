@@ -22,6 +22,17 @@ export const auditContextSchema = z.object({
    * about it are information, as for loopback and private sources (checks/local-sources.ts).
    */
   productEndpoint: z.string().nullable().default(null),
+  /** Integrity-Policy sent with the policy (checks/integrity.ts). */
+  integrityPolicy: z.enum(['off', 'report-only', 'enforce']).default('off'),
+  /**
+   * External scripts the site is known to load without integrity metadata (null: not known). An enforced
+   * Integrity-Policy refuses each of them.
+   */
+  scriptsWithoutIntegrity: z.number().int().nonnegative().nullable().default(null),
+  /** require-trusted-types-for 'script' sent with the policy, in this policy or a header of its own. */
+  trustedTypes: z.enum(['off', 'report-only', 'enforce']).default('off'),
+  /** The base analysis's Trusted Types dry run verdict, when there is one. */
+  trustedTypesReadiness: z.enum(['ready', 'default-policy', 'far']).nullable().default(null),
 });
 export type AuditContext = z.infer<typeof auditContextSchema>;
 

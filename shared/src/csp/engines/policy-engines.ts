@@ -88,6 +88,36 @@ export function featuresUsed(rules: CspRules): EngineFeature[] {
   return ENGINE_FEATURES.filter((f) => used.has(f));
 }
 
+/** The headers sent beside a policy that engine table rows are about. */
+export const INTEGRITY_POLICY_HEADERS = ['Integrity-Policy', 'Integrity-Policy-Report-Only'] as const;
+
+/**
+ * Engine table rows of protections the policy (and the headers sent with it) use, which an engine without
+ * them simply lacks: Trusted Types, 'report-sha256', Integrity-Policy and its reports. They never raise the
+ * minimum version (an older engine loads the page as before); the card names where they apply.
+ */
+export function protectionsUsed(
+  rules: CspRules,
+  headers: ReadonlyArray<{ name: string; value: string }> = [],
+): EngineFeature[] {
+  const used = new Set<EngineFeature>();
+  if (Object.hasOwn(rules, 'require-trusted-types-for') || Object.hasOwn(rules, 'trusted-types'))
+    used.add('trusted-types');
+  const sources = Object.entries(rules).flatMap(([, s]) => s);
+  if (sources.some((s) => s.toLowerCase() === "'report-sha256'")) used.add('report-sha256');
+  for (const h of headers) {
+    if (!(INTEGRITY_POLICY_HEADERS as readonly string[]).includes(h.name)) continue;
+    used.add('integrity-policy');
+    if (/(^|[\s,])endpoints=\(\s*[^)\s]/.test(h.value)) used.add('integrity-policy-reports');
+  }
+  // A report-only Trusted Types policy sent as a header of its own.
+  if (
+    headers.some((h) => /^content-security-policy/i.test(h.name) && /require-trusted-types-for/.test(h.value))
+  )
+    used.add('trusted-types');
+  return ENGINE_FEATURES.filter((f) => used.has(f));
+}
+
 /**
  * For each engine, the first version that honours the whole policy (null rows, no version yet, are left
  * out of the minimum and named in `because`), highest requirement first.

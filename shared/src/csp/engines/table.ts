@@ -32,6 +32,9 @@ export const ENGINE_FEATURES = [
   'report-uri',
   'report-sample',
   'trusted-types',
+  'report-sha256',
+  'integrity-policy',
+  'integrity-policy-reports',
 ] as const;
 export type EngineFeature = (typeof ENGINE_FEATURES)[number];
 
@@ -130,6 +133,31 @@ export const ENGINE_TABLE: Readonly<Record<EngineFeature, EngineRow>> = {
     since: { chromium: '83', firefox: '148', safari: '26' },
     note: 'Older engines ignore both directives: DOM sinks stay unguarded there.',
     source: `${BCD}.require-trusted-types-for, ${BCD}.trusted-types`,
+  },
+  'report-sha256': {
+    title: "'report-sha256' (csp-hash reports)",
+    // Not in browser-compat-data yet. WebKit merged it in January 2025 but no Safari release is recorded as
+    // shipping it, so the table claims none; Firefox has the web-platform tests only.
+    since: { chromium: '133', firefox: null, safari: null },
+    note: 'Engines that support it report the SHA-256 of every script the page loads (csp-hash reports; a cross-origin script only when it is fetched with CORS). Others ignore the keyword: it allows and blocks nothing.',
+    source:
+      'https://chromestatus.com/feature/6337535507431424 (enabled by default in Chrome 133); https://github.com/w3c/webappsec-csp/pull/693; https://github.com/WebKit/WebKit/pull/38282',
+  },
+  'integrity-policy': {
+    title: 'Integrity-Policy / Integrity-Policy-Report-Only',
+    since: { chromium: '138', firefox: '145', safari: '26' },
+    note: 'Engines that support it refuse (or, report-only, report) scripts loaded without integrity metadata. Older engines ignore the header and load them.',
+    source:
+      'browser-compat-data http.headers.Integrity-Policy.blocked-destinations_script, http.headers.Integrity-Policy-Report-Only.blocked-destinations_script',
+  },
+  'integrity-policy-reports': {
+    title: 'integrity-violation reports',
+    // Firefox 145–148 enforce but ignore `endpoints` (violations go to the console); reports come with its
+    // Reporting API (Firefox 149, see report-to). No Safari release is recorded as sending them.
+    since: { chromium: '138', firefox: '149', safari: null },
+    note: 'Engines before these versions apply Integrity-Policy without sending integrity-violation reports to its endpoints.',
+    source:
+      'browser-compat-data http.headers.Integrity-Policy (Firefox: "Reporting endpoints are ignored"), api.ReportingObserver.ReportingObserver.options_parameter.types_property.integrity-violation',
   },
 };
 

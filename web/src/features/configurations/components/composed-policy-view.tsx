@@ -1,9 +1,14 @@
 // The policy the configuration sends, as it is edited: the header it goes under, its value, the verdict
-// (badge and grade from its audit), the issues with their fix, copy and download, the directive cards and
+// (badge and grade from its audit), the issues with their fix, copy and download, the headers sent beside
+// it (Integrity-Policy, a Trusted Types policy) with what the audit says of them, the directive cards and
 // the server file. Downloads of a saved, unchanged configuration come from the export API (the file a
 // deploy pipeline fetches); otherwise from the same shared functions in the browser.
 
-import { type ComposedPolicy, exportComposed } from '@csp/shared/configurations/compose';
+import {
+  type ComposedPolicy,
+  exportComposed,
+  INTEGRITY_FINDING_CODES,
+} from '@csp/shared/configurations/compose';
 import type { PolicyAudit } from '@csp/shared/csp/audit';
 import { isIssue } from '@csp/shared/csp/grade';
 import { renderPolicy } from '@csp/shared/csp/serialize';
@@ -11,6 +16,7 @@ import type { ServerType } from '@csp/shared/schemas/configuration';
 import { Copy, Download } from 'lucide-react';
 import { useMemo } from 'react';
 import { DirectiveList } from '@/components/policy/directive-list';
+import { PolicyProtectionsLine } from '@/components/policy/policy-engines-line';
 import { copyPolicy, PolicyHeader } from '@/components/policy/policy-header';
 import { PolicyVerdict } from '@/components/policy/policy-verdict';
 import { SeverityBadge } from '@/components/policy/severity-badge';
@@ -39,6 +45,8 @@ export function ComposedPolicyView({
   const server = useMemo(() => exportComposed(serverType, composed), [serverType, composed]);
   const directives = Object.keys(composed.rules).length;
   const issues = audit.findings.filter(isIssue);
+  // The integrity options' findings that are not issues (those are listed with the issues above).
+  const integrityNotes = audit.findings.filter((f) => INTEGRITY_FINDING_CODES.has(f.code) && !isIssue(f));
 
   const onCopy = () => copyPolicy(rendered.value);
 
@@ -101,6 +109,44 @@ export function ComposedPolicyView({
           ))}
         </ul>
       ) : null}
+      {composed.extraHeaders.length > 0 ? (
+        <section
+          aria-labelledby="config-extra-heading"
+          className="flex flex-col gap-2"
+          data-testid="config-extra-headers"
+        >
+          <h3 id="config-extra-heading" className="text-sm font-semibold text-foreground">
+            Sent with it
+          </h3>
+          {composed.extraHeaders.map((h) => (
+            <PolicyHeader
+              key={h.name}
+              name={h.name}
+              value={h.value}
+              testId={`config-extra-${h.name.toLowerCase()}`}
+            />
+          ))}
+        </section>
+      ) : null}
+      {integrityNotes.length > 0 ? (
+        <ul className="flex flex-col gap-2" aria-label="Integrity notes" data-testid="config-integrity-notes">
+          {integrityNotes.map((f) => (
+            <li
+              key={`${f.code}:${f.directive}`}
+              className="flex flex-col gap-1 rounded-lg bg-slate-50 p-3 ring-1 ring-slate-200"
+              data-code={f.code}
+            >
+              <div className="flex flex-wrap items-center gap-2">
+                <SeverityBadge severity={f.severity} />
+                {f.directive ? <span className="font-mono text-xs">{f.directive}</span> : null}
+              </div>
+              <p className="text-xs text-muted-foreground">{f.description}</p>
+              {f.fix ? <p className="text-xs text-foreground">Fix: {f.fix}</p> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <PolicyProtectionsLine rules={composed.rules} headers={composed.extraHeaders} />
       <DirectiveList rules={composed.rules} audit={audit} />
       <section aria-labelledby="config-server-heading" className="flex flex-col gap-2">
         <div className="flex items-center justify-between gap-3">

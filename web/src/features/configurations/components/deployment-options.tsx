@@ -1,10 +1,11 @@
 // How the configured policy is delivered: report-uri on or off, enforced or report-only (this policy, or the
-// spec's minimal discovery policy), the server it goes to, and the nonce option.
+// spec's minimal discovery policy), the server it goes to, the nonce option, and the integrity options.
 import { type ComposedPolicy, ROLLOUT_HINTS, rolloutOf } from '@csp/shared/configurations/compose';
 import type { ServerType } from '@csp/shared/schemas/configuration';
 import { SegmentedControl } from '@/components/ui/segmented-control';
 import { Switch } from '@/components/ui/switch';
 import type { EditorState } from '../utils/editor-state';
+import { IntegrityOptions } from './integrity-options';
 
 type Rollout = ComposedPolicy['rollout'];
 
@@ -43,10 +44,13 @@ function OptionRow({
 export function DeploymentOptions({
   state,
   reportEndpoint,
+  offeredNames = [],
   onChange,
 }: {
   state: EditorState;
   reportEndpoint: string | null;
+  /** Trusted Types policy names the base analysis's crawl saw created. */
+  offeredNames?: string[];
   onChange: (patch: Partial<EditorState>) => void;
 }) {
   const rollout = rolloutOf(state);
@@ -129,6 +133,12 @@ export function DeploymentOptions({
             data-testid="include-nonce"
           />
         }
+      />
+      <IntegrityOptions
+        state={state}
+        reporting={state.includeReportUri && Boolean(reportEndpoint)}
+        offeredNames={offeredNames}
+        onChange={onChange}
       />
     </section>
   );

@@ -147,7 +147,12 @@ export function RulesGeneratorPanel({
                   loadSuggestions={loadSuggestions}
                 />
                 <Separator />
-                <DeploymentOptions state={state} reportEndpoint={generator.endpoint} onChange={patch} />
+                <DeploymentOptions
+                  state={state}
+                  reportEndpoint={generator.endpoint}
+                  offeredNames={generator.offeredNames}
+                  onChange={patch}
+                />
               </div>
               <div className="min-w-0 lg:col-span-3">
                 {Object.keys(state.cspRules).length === 0 && !state.reportOnlyMode ? (

@@ -3,6 +3,8 @@
 // errors, and the actions New, Select, Save, Delete and choosing the base analysis, with their toasts.
 // It opens on the configuration saved last, and a switch that would drop unsaved changes waits for a yes.
 import { auditComposed, composePolicy } from '@csp/shared/configurations/compose';
+import { siteFacts } from '@csp/shared/configurations/site-facts';
+import { offeredPolicyNames } from '@csp/shared/csp/trusted-types-names';
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import type { Configuration } from '@csp/shared/schemas/configuration';
 import { useEffect, useMemo, useState } from 'react';
@@ -49,7 +51,17 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[], readOn
   const endpoint = list.data?.reportEndpoint || null;
   const body = useMemo(() => bodyOf(state), [state]);
   const composed = useMemo(() => composePolicy(body, endpoint), [body, endpoint]);
-  const audit = useMemo(() => auditComposed(composed), [composed]);
+  const base = completed.find((a) => a.id === state.baseAnalysisId);
+  const withoutIntegrity = list.data?.scriptsWithoutIntegrity;
+  // The same facts the API audits a saved configuration with (the inventory's count, the base's dry run).
+  const audit = useMemo(
+    () => auditComposed(composed, siteFacts(withoutIntegrity, base?.trustedTypes)),
+    [composed, withoutIntegrity, base?.trustedTypes],
+  );
+  const offeredNames = useMemo(
+    () => offeredPolicyNames(base?.trustedTypes?.policyNames),
+    [base?.trustedTypes],
+  );
   const dirty = isDirty(state, reference);
   const guarded = dirty && !readOnly;
 
@@ -193,6 +205,8 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[], readOn
     endpoint,
     composed,
     audit,
+    /** Trusted Types policy names the base analysis's crawl saw created (offered when they are turned on). */
+    offeredNames,
     dirty,
     /** Unsaved changes the user could save: leaving or switching asks first. */
     guarded,

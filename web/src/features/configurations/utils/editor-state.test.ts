@@ -1,9 +1,10 @@
-import type { Configuration } from '@csp/shared/schemas/configuration';
+import { type Configuration, configurationMetadataSchema } from '@csp/shared/schemas/configuration';
 import { describe, expect, it } from 'vitest';
+import type * as z from 'zod';
 import { blankState, bodyOf, isDirty, openingConfiguration, stateOf } from './editor-state';
 
 const NONCE = 'c'.repeat(64);
-const saved = (metadata: Configuration['metadata']): Configuration => ({
+const saved = (metadata: z.input<typeof configurationMetadataSchema>): Configuration => ({
   id: 'c1',
   domainId: 'd1',
   userId: 'u1',
@@ -18,7 +19,7 @@ const saved = (metadata: Configuration['metadata']): Configuration => ({
   reportOnlyMode: false,
   serverType: 'nginx',
   isActive: true,
-  metadata,
+  metadata: configurationMetadataSchema.parse(metadata),
   audit: { grade: 'A', score: 97, issues: 0, findings: [] },
   createdAt: '',
   updatedAt: '',
@@ -71,5 +72,34 @@ describe('editor state (spec section 4)', () => {
     expect(openingConfiguration([old, recent, inactive])?.id).toBe('recent');
     expect(openingConfiguration([recent, old])?.id).toBe('recent');
     expect(openingConfiguration([{ ...old, isActive: false }, inactive])?.id).toBe('inactive');
+  });
+});
+
+describe('editor state: the integrity options', () => {
+  it('start off, load as saved, and save the typed names as a list', () => {
+    expect(blankState()).toMatchObject({
+      integrityPolicy: 'off',
+      reportSha256: false,
+      trustedTypes: 'off',
+      trustedTypesNames: '',
+    });
+    const c = saved({
+      integrityPolicy: 'report-only',
+      reportSha256: true,
+      trustedTypes: 'enforce',
+      trustedTypesPolicies: ['dompurify', "'allow-duplicates'"],
+    });
+    const s = stateOf(c);
+    expect(s).toMatchObject({ integrityPolicy: 'report-only', reportSha256: true, trustedTypes: 'enforce' });
+    expect(s.trustedTypesNames).toBe("dompurify 'allow-duplicates'");
+    expect(bodyOf(s).metadata).toEqual(c.metadata);
+    expect(isDirty({ ...s, trustedTypesNames: "dompurify, 'allow-duplicates' " }, stateOf(c))).toBe(false);
+    expect(bodyOf({ ...s, trustedTypesNames: ' a,b  c ' }).metadata.trustedTypesPolicies).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
+    expect(isDirty({ ...s, integrityPolicy: 'enforce' }, stateOf(c))).toBe(true);
+    expect(isDirty({ ...s, reportSha256: false }, stateOf(c))).toBe(true);
   });
 });

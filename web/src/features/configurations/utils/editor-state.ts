@@ -1,8 +1,10 @@
 // The configuration editor's state and how it maps to and from a saved configuration (spec section 4):
 // New clears every field and makes a fresh nonce; loading restores the fields, and the nonce only if it was
 // enabled; which saved configuration the panel opens on. Pure, so it is tested without a browser.
+import type { IntegrityPolicyMode } from '@csp/shared/csp/integrity-policy';
 import { createNonce } from '@csp/shared/csp/nonce';
 import type { CspRules } from '@csp/shared/csp/policy';
+import type { TrustedTypesMode } from '@csp/shared/csp/trusted-types-names';
 import type { Configuration, ConfigurationBody, ServerType } from '@csp/shared/schemas/configuration';
 
 export interface EditorState {
@@ -23,6 +25,16 @@ export interface EditorState {
   isActive: boolean;
   nonce: string;
   includeNonce: boolean;
+  integrityPolicy: IntegrityPolicyMode;
+  reportSha256: boolean;
+  trustedTypes: TrustedTypesMode;
+  /** The `trusted-types` names as typed: separated by spaces or commas (see policyNamesOf). */
+  trustedTypesNames: string;
+}
+
+/** The names typed in the Trusted Types field, as the list a configuration saves. */
+export function policyNamesOf(text: string): string[] {
+  return text.split(/[\s,]+/).filter(Boolean);
 }
 
 export function blankState(nonce = createNonce()): EditorState {
@@ -42,6 +54,10 @@ export function blankState(nonce = createNonce()): EditorState {
     isActive: true,
     nonce,
     includeNonce: false,
+    integrityPolicy: 'off',
+    reportSha256: false,
+    trustedTypes: 'off',
+    trustedTypesNames: '',
   };
 }
 
@@ -62,6 +78,10 @@ export function stateOf(c: Configuration, freshNonce = createNonce()): EditorSta
     isActive: c.isActive,
     nonce: c.metadata.includeNonce && c.metadata.nonce ? c.metadata.nonce : freshNonce,
     includeNonce: c.metadata.includeNonce,
+    integrityPolicy: c.metadata.integrityPolicy,
+    reportSha256: c.metadata.reportSha256,
+    trustedTypes: c.metadata.trustedTypes,
+    trustedTypesNames: c.metadata.trustedTypesPolicies.join(' '),
   };
 }
 
@@ -82,6 +102,10 @@ export function bodyOf(s: EditorState): ConfigurationBody {
       nonce: s.includeNonce ? s.nonce : null,
       includeNonce: s.includeNonce,
       reportOnlyPolicy: s.reportOnlyPolicy,
+      integrityPolicy: s.integrityPolicy,
+      reportSha256: s.reportSha256,
+      trustedTypes: s.trustedTypes,
+      trustedTypesPolicies: policyNamesOf(s.trustedTypesNames),
     },
   };
 }

@@ -11,7 +11,7 @@ import type { Analysis } from '@csp/shared/schemas/analysis';
 import { CircleAlert, Copy, Download, ShieldCheck } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { DirectiveList } from '@/components/policy/directive-list';
-import { PolicyEnginesLine } from '@/components/policy/policy-engines-line';
+import { PolicyEnginesLine, PolicyProtectionsLine } from '@/components/policy/policy-engines-line';
 import { copyPolicy, PolicyHeader } from '@/components/policy/policy-header';
 import { PolicyVerdict } from '@/components/policy/policy-verdict';
 import { Alert } from '@/components/ui/alert';
@@ -149,6 +149,7 @@ export function PolicyCard({
         <PolicyHeader name={CSP_HEADER} value={rendered.value} testId="policy-header" />
         {budget && mode === 'allowlist' ? <PolicyBudgetLine budget={budget} /> : null}
         <PolicyEnginesLine rules={rules} />
+        <PolicyProtectionsLine rules={rules} />
         {rendered.warnings.length > 0 ? (
           <Alert tone="warning" title="Some sources could not be written into the header">
             <ul className="flex list-disc flex-col gap-1 pl-4">
