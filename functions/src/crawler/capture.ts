@@ -16,6 +16,7 @@ import { classifyPage, observationKey } from './classify';
 import { ICON_LINKS_EXPRESSION, iconHrefs } from './favicons';
 import { type InstrumentItem, isTrustedTypesViolation } from './instrument';
 import { InstrumentChannel } from './instrument-channel';
+import { INTEGRITY_SCRIPTS_EXPRESSION, integrityScriptUrls } from './integrity-attributes';
 import { DEFAULT_INTERACTION_BUDGET_MS, interactionResultSchema, interactionSource } from './interact';
 import {
   type AttachedEvent,
@@ -324,10 +325,23 @@ export class TabCapture {
     const reportedStylesheets = observations.flatMap((o) =>
       o.type === 'url' && o.directive === 'style-src-elem' ? [o.url] : [],
     );
+    const withIntegrity = this.options.recordScripts
+      ? await runStep<unknown>(
+          this.client,
+          INTEGRITY_SCRIPTS_EXPRESSION,
+          limit(COLLECT_TIMEOUT_MS),
+          'reading the integrity attributes',
+        )
+      : null;
     const watch = this.options.recordScripts
       ? {
           headers: interception.securityHeaders.get(finalUrl) ?? interception.securityHeaders.get(url) ?? {},
-          ...(await this.scripts.collect(this.instrument.items, reported, reportedStylesheets)),
+          ...(await this.scripts.collect(
+            this.instrument.items,
+            reported,
+            reportedStylesheets,
+            integrityScriptUrls(withIntegrity?.ok ? withIntegrity.value : null),
+          )),
         }
       : undefined;
     return {

@@ -259,6 +259,8 @@ export class ScriptRecorder {
     items: readonly InstrumentItem[],
     reported: { url: string; worker: boolean }[],
     reportedStylesheets: readonly string[] = [],
+    /** Script URLs the page's <script> elements include with an integrity attribute (integrity-attributes.ts). */
+    withIntegrity: ReadonlySet<string> = new Set(),
   ): Promise<{ scripts: PageScript[]; stylesheets: PageStylesheet[] }> {
     const deadline = new Promise((r) => setTimeout(r, BODY_WAIT_MS).unref?.());
     while (this.reads.length > 0 || this.queue.length > 0) {
@@ -302,7 +304,9 @@ export class ScriptRecorder {
       }
     }
     return {
-      scripts: [...this.scripts.values()].map((s) => ({ ...s })),
+      scripts: [...this.scripts.values()].map((s) =>
+        s.kind === 'external' && s.url !== null ? { ...s, integrity: withIntegrity.has(s.url) } : { ...s },
+      ),
       stylesheets: [...this.stylesheets.values()].map((s) => ({ ...s })),
     };
   }

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { scriptsWithoutIntegrity } from '@csp/shared/configurations/site-facts';
 import { integrityProposal } from '@csp/shared/integrity/proposal';
 import { integrityTag } from '@csp/shared/integrity/tags';
 import type { SubresourceIntegrity } from '@csp/shared/schemas/subresource-integrity';
@@ -86,7 +87,7 @@ beforeAll(async () => {
         '/': page(
           'home',
           `<link rel="stylesheet" href="${o.cdn}${paths.theme}"><link rel="stylesheet" href="${noCorsOrigin}${paths.plain}">` +
-            `<script src="${o.cdn}${paths.lib}"></script><script src="${paths.app}"></script><script src="${noCorsOrigin}${paths.widget}"></script>`,
+            `<script src="${o.cdn}${paths.lib}"></script><script src="${paths.app}" integrity="${digest('sha384', served.app)}"></script><script src="${noCorsOrigin}${paths.widget}"></script>`,
         ),
         '/two': page('two', `<script src="${o.cdn}${paths.lib}"></script>`),
         [paths.app]: { type: 'text/javascript', body: () => served.app },
@@ -129,8 +130,13 @@ describe('Subresource Integrity from the crawl', () => {
       sha256: digest('sha256', served.lib),
       cors: true,
       initiator: null,
+      integrity: false,
     });
-    expect(script(u.app)).toMatchObject({ digest: digest('sha384', served.app), cors: false });
+    expect(script(u.app)).toMatchObject({
+      digest: digest('sha384', served.app),
+      cors: false,
+      integrity: true,
+    });
     expect(script(u.widget)).toMatchObject({
       digest: digest('sha384', served.widget),
       sha256: digest('sha256', served.widget),
@@ -158,6 +164,12 @@ describe('Subresource Integrity from the crawl', () => {
       cors: true,
     });
     expect(entries.find((e) => e.url === u.widget)).toMatchObject({ cors: false });
+    // The page includes only the bundle with an integrity attribute: an enforced Integrity-Policy would refuse
+    // the other two scripts, and the configuration audit counts them.
+    expect(entries.find((e) => e.url === u.app)).toMatchObject({ integrity: true });
+    expect(entries.find((e) => e.url === u.lib)).toMatchObject({ integrity: false });
+    expect(entries.find((e) => e.url === u.widget)).toMatchObject({ integrity: false });
+    expect(scriptsWithoutIntegrity(entries)).toBe(2);
   });
 
   it('proposes integrity for the versioned files the browser may read, and says why not for the others', () => {

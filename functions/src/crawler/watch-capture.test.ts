@@ -79,6 +79,7 @@ describe('watch capture', () => {
       initiator: null,
       sha256: `sha256-${createHash('sha256').update(LIB).digest('base64')}`,
       cors: false,
+      integrity: false,
     });
     // Written by the page's own inline code: no script URL to name as initiator.
     const written = page?.scripts.find((s) => s.url === `${origin}/s.js?i=0`);

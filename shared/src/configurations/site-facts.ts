@@ -5,15 +5,18 @@ import type { InventoryEntry } from '../watch/inventory';
 import type { SiteFacts } from './compose';
 
 /**
- * External scripts the crawl sees today that an enforced Integrity-Policy would refuse: every external
- * script of the inventory that is not removed. The crawl does not record a script tag's integrity attribute
- * yet, so none is known to carry one and all of them count; null without an inventory (no run folded in).
+ * External scripts the crawl sees today that an enforced Integrity-Policy would refuse: the external scripts
+ * of the inventory, not removed, that the last crawl did not see included with an integrity attribute on
+ * every page (an entry from before the crawl recorded attributes counts too: nothing says it has one); null
+ * without an inventory (no run folded in).
  */
 export function scriptsWithoutIntegrity(
-  entries: ReadonlyArray<Pick<InventoryEntry, 'kind' | 'state' | 'seenBy'>> | null,
+  entries: ReadonlyArray<Pick<InventoryEntry, 'kind' | 'state' | 'seenBy' | 'integrity'>> | null,
 ): number | null {
   if (entries === null) return null;
-  return entries.filter((e) => e.kind === 'external' && e.state !== 'removed' && e.seenBy === 'crawl').length;
+  return entries.filter(
+    (e) => e.kind === 'external' && e.state !== 'removed' && e.seenBy === 'crawl' && e.integrity !== true,
+  ).length;
 }
 
 /** The facts for the audit: the inventory's count and the base analysis's Trusted Types verdict. */

@@ -48,6 +48,8 @@ export const inventoryEntrySchema = z.object({
   sha256: z.string().nullable().optional(),
   /** The response allowed CORS, as the last crawl saw it (null or absent: not known). */
   cors: z.boolean().nullable().optional(),
+  /** The last crawl saw it included with an integrity attribute on every page (absent: not recorded). */
+  integrity: z.boolean().optional(),
   digests: z
     .array(z.object({ digest: z.string(), firstSeen: z.string(), lastSeen: z.string() }))
     .max(DIGEST_HISTORY),
@@ -179,6 +181,7 @@ function observedFields(script: WatchedScript, at: string) {
     // Absent (not null) when the snapshot has none, so entries of scripts without them store as before.
     ...(script.sha256 !== undefined ? { sha256: script.sha256 } : {}),
     ...(script.cors !== undefined ? { cors: script.cors } : {}),
+    ...(script.integrity !== undefined ? { integrity: script.integrity } : {}),
     pages: script.pages,
     pageCount: script.pageCount,
     lastSeen: at,

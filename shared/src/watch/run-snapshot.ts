@@ -34,6 +34,8 @@ export const pageScriptSchema = z.object({
    * Subresource Integrity on a cross-origin script needs it. External scripts only; null when not known.
    */
   cors: z.boolean().nullable().optional(),
+  /** The page's <script> element for it carries an integrity attribute. External scripts only. */
+  integrity: z.boolean().optional(),
 });
 export type PageScript = z.infer<typeof pageScriptSchema>;
 
@@ -95,6 +97,9 @@ export function runSnapshotOf(input: SnapshotInput): RunSnapshot {
   const sha256s = new Map<string, string>();
   const cors = new Map<string, boolean>();
   const initiators = new Map<string, string>();
+  // A script counts as included with integrity only if every page that loads it does (Integrity-Policy
+  // refuses it on any page that does not).
+  const withoutIntegrity = new Set<string>();
   for (const page of input.pages) {
     for (const s of page.scripts) {
       if (s.url === null) continue;
@@ -105,6 +110,7 @@ export function runSnapshotOf(input: SnapshotInput): RunSnapshot {
       }
       if (typeof s.cors === 'boolean' && !cors.has(s.url)) cors.set(s.url, s.cors);
       if (s.initiator && !initiators.has(s.url)) initiators.set(s.url, s.initiator);
+      if (s.integrity === false) withoutIntegrity.add(s.url);
     }
   }
   const byKey = new Map<string, WatchedScript>();
@@ -129,7 +135,11 @@ export function runSnapshotOf(input: SnapshotInput): RunSnapshot {
           party: isFirst(url) ? 'first' : via && !isFirst(via) ? 'fourth' : 'third',
           initiator: via,
           ...(s.kind === 'external' && s.url !== null
-            ? { sha256: sha256s.get(s.url) ?? null, cors: cors.get(s.url) ?? null }
+            ? {
+                sha256: sha256s.get(s.url) ?? null,
+                cors: cors.get(s.url) ?? null,
+                ...(s.integrity !== undefined ? { integrity: !withoutIntegrity.has(s.url) } : {}),
+              }
             : {}),
           pages: [],
           pageCount: 0,

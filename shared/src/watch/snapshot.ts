@@ -37,6 +37,8 @@ export const watchedScriptSchema = z.object({
   sha256: z.string().max(100).nullable().optional(),
   /** The response allowed CORS (SRI on a cross-origin script needs it); null or absent when not known. */
   cors: z.boolean().nullable().optional(),
+  /** Every page that loads it includes it with an integrity attribute (absent: not recorded). */
+  integrity: z.boolean().optional(),
   party: z.enum(SCRIPT_PARTIES),
   /** The script (URL) that loaded it, when another script did. */
   initiator: z.string().max(WATCH_LIMITS.urlChars).nullable(),
