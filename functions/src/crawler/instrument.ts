@@ -159,6 +159,9 @@ export function instrumentSource(options: {
   var JS_TYPES = /^(|text\\/javascript|application\\/javascript|text\\/ecmascript|application\\/ecmascript|module|importmap|speculationrules|text\\/jscript|text\\/livescript|application\\/x-javascript|text\\/x-javascript)$/i;
 
   document.addEventListener('securitypolicyviolation', function (e) {
+    // Only the browser's own: a page's script can dispatch a SecurityPolicyViolationEvent it made up, naming any
+    // source (isTrusted cannot be forged), and the generator would allow it.
+    if (!e.isTrusted) return;
     if (e.originalPolicy !== cfg.policy && !(cfg.reportOnlyOrigin && e.disposition === 'report' && location.origin === cfg.reportOnlyOrigin)) return;
     if (e.effectiveDirective === 'require-trusted-types-for') {
       var sample = String(e.sample || '');
