@@ -24,6 +24,7 @@ import { domainEvidenceRoutes } from './routes/evidence';
 import { domainReportRoutes, reportRoutes } from './routes/reports';
 import { domainScheduleRoutes } from './routes/schedules';
 import { domainScriptRoutes } from './routes/scripts';
+import { teamAlertRoutes } from './routes/team-alerts';
 import { invitationRoutes, myTeamRoutes, teamRoutes } from './routes/teams';
 import { userRoutes } from './routes/user';
 import { analysisChangesRoutes, domainChangesRoutes } from './routes/watch-changes';
@@ -87,6 +88,7 @@ export function createApiApp(deps: ApiDeps) {
     .route('/uri-reports', reportRoutes)
     .route('/csp-configurations', configurationRoutes)
     .route('/teams', teamRoutes)
+    .route('/teams', teamAlertRoutes)
     .route('/invitations', invitationRoutes)
     .route('/achievements', achievementRoutes)
     .route('/admin', adminRoutes)
