@@ -4,6 +4,7 @@
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import { domainScope } from '../api/alert-scope';
 import { useAlertSettings } from '../api/alert-settings';
 import { AlertDeliveriesCard } from './alert-deliveries-card';
 import { AlertSettingsCard } from './alert-settings-card';
@@ -37,7 +38,11 @@ export function AlertsPanel({ domainId, readOnly }: { domainId: string; readOnly
               </Alert>
             ) : null}
             <AlertSettingsCard domainId={domainId} settings={settings.data} readOnly={readOnly} />
-            <WebhooksCard domainId={domainId} settings={settings.data} readOnly={readOnly} />
+            <WebhooksCard
+              scope={domainScope(domainId)}
+              webhooks={settings.data.webhooks}
+              readOnly={readOnly}
+            />
           </>
         )}
       </div>
