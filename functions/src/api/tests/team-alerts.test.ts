@@ -13,6 +13,8 @@ import { SIGNATURE_HEADER, verifyWebhookSignature } from '../../alerts/webhook-s
 import type { LocalServer } from '../../local/server';
 import type { Db } from '../../store/db';
 import { getDomain } from '../../store/domains';
+import { deleteUserCascade } from '../../store/user-cascade';
+import { getUser } from '../../store/users';
 import { registeredClient, startTestServer } from '../../testing/api-server';
 
 type Account = Awaited<ReturnType<typeof registeredClient>>;
@@ -316,6 +318,25 @@ describe('where a team domain’s alerts go', () => {
 });
 
 describe('when the team changes', () => {
+  it('a member whose account is deleted is taken off the recipients', async () => {
+    const leaver = await registeredClient(server.url);
+    const invited = await (
+      await owner.client.post(`/api/teams/${teamId}/invitations`, { email: emailOf(leaver) })
+    ).json();
+    const token = new URL(invited.link).pathname.split('/').pop();
+    expect((await leaver.client.post(`/api/invitations/${token}/accept`)).status).toBe(200);
+    const before = (await (await teamAlerts(owner)).json()).recipients as string[];
+    const saved = await owner.client.put(`/api/teams/${teamId}/alerts`, {
+      kinds: ['script-changed', 'drift'],
+      pendingDays: 10,
+      recipients: [...before, leaver.user.id],
+    });
+    expect(saved.status).toBe(200);
+    const record = (await getUser(server.deps.db, leaver.user.id))!;
+    await deleteUserCascade({ ...server.deps, logger: server.deps.logger }, record);
+    expect((await (await teamAlerts(owner)).json()).recipients).toEqual(before);
+  });
+
   it('a member removed from the team is mailed its alerts no more', async () => {
     const removed = await owner.client.delete(`/api/teams/${teamId}/members/${member.user.id}`);
     expect(removed.status).toBe(200);
