@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { registeredClient } from '@csp/functions/src/testing/api-server';
+import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dismissToasts, fill, visibleText, waitForToast } from './harness';
@@ -86,9 +87,13 @@ async function continuePastOverlay(page: Page) {
   }
 }
 
+let owner: HttpClient;
+let teamId = '';
+let domainId = '';
+
 describe("a team's alert settings", () => {
   it('are set once on the team screen and followed by a team domain until its switch is turned off', async () => {
-    const owner = t.client;
+    owner = t.client;
     const team = await (
       await owner.post('/api/teams', { name: 'Agency', slug: `agency-${Date.now()}` })
     ).json();
@@ -101,6 +106,8 @@ describe("a team's alert settings", () => {
     const domain = await (
       await owner.post('/api/domains', { name: 'Shop', url: 'https://shop.example.com/' })
     ).json();
+    teamId = team.id;
+    domainId = domain.id;
 
     const page = t.page;
     await page.goto(`${t.server.url}/settings?tab=team`, { waitUntil: 'load' });
@@ -172,4 +179,35 @@ describe("a team's alert settings", () => {
     expect(await visibleText(page)).toContain('E-mail the owner');
     await shoot(page, 'domain-own-settings', '[data-testid="alert-source"]');
   }, 180_000);
+
+  it('are read by a member, with no control that changes them and webhook addresses masked', async () => {
+    await t.signInAgain();
+    const member = t.client;
+    const me = await (await member.get('/api/user')).json();
+    const invited = await owner.post(`/api/teams/${teamId}/invitations`, { email: me.email });
+    const invitation = await invited.json();
+    expect(invited.status, JSON.stringify(invitation)).toBe(201);
+    const token = new URL(invitation.link).pathname.split('/').pop();
+    expect((await member.post(`/api/invitations/${token}/accept`)).status).toBe(200);
+
+    const page = t.page;
+    await page.goto(`${t.server.url}/settings?tab=team`, { waitUntil: 'load' });
+    await continuePastOverlay(page);
+    await page.waitForSelector('[data-testid="team-alert-settings-read-only"]', { timeout: 15_000 });
+    await page.waitForSelector('[data-testid="team-alerts"] [data-testid="webhook"]');
+    const section = await page.$eval('[data-testid="team-alerts"]', (el) => (el as HTMLElement).innerText);
+    expect(section).toMatch(/E-mailed to:\s*Grace Lovelace, Ada Lovelace/);
+    expect(section).not.toContain(receiverUrl);
+    expect(section).toContain(`${new URL(receiverUrl).origin}/…${receiverUrl.slice(-4)}`);
+    expect(await page.$$('[data-testid="team-alerts"] input')).toHaveLength(0);
+    expect(await page.$$('[data-testid="team-alerts"] button')).toHaveLength(0);
+    await shoot(page, 'team-alerts-member', '[data-testid="team-alerts"]');
+
+    await page.goto(`${t.server.url}/domains/${domainId}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="alert-source"]', { timeout: 15_000 });
+    expect(await page.$('[data-testid="use-team-alert-settings"]')).toBeNull();
+    expect(await page.$eval('[data-testid="alert-settings-applies"]', (el) => el.textContent)).toBe(
+      "This domain's own alert settings below apply.",
+    );
+  }, 120_000);
 });
