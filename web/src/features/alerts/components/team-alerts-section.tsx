@@ -45,7 +45,7 @@ export function TeamAlertsSection({
   isOwner: boolean;
   members: readonly TeamMember[];
 }) {
-  const settings = useTeamAlertSettings(team.id);
+  const settings = useTeamAlertSettings(team);
   const people = useMemo(() => new Map(members.map((m) => [m.id, nameOf(m)])), [members]);
   return (
     <Card data-testid="team-alerts">
@@ -81,7 +81,7 @@ export function TeamAlertsSection({
             )}
             <div className="grid min-w-0 items-start gap-6 lg:grid-cols-2">
               <TeamSettingsCard
-                teamId={team.id}
+                team={team}
                 settings={settings.data}
                 members={members}
                 people={people}
@@ -120,13 +120,13 @@ const sameValues = (a: Values, b: Values) =>
   a.recipients.every((r) => b.recipients.includes(r));
 
 function TeamSettingsCard({
-  teamId,
+  team,
   settings,
   members,
   people,
   readOnly,
 }: {
-  teamId: string;
+  team: Team;
   settings: TeamAlertSettings;
   members: readonly TeamMember[];
   people: ReadonlyMap<string, string>;
@@ -154,7 +154,7 @@ function TeamSettingsCard({
             </p>
           </div>
         ) : (
-          <TeamSettingsForm teamId={teamId} settings={settings} members={members} />
+          <TeamSettingsForm team={team} settings={settings} members={members} />
         )}
       </CardContent>
     </Card>
@@ -162,18 +162,18 @@ function TeamSettingsCard({
 }
 
 function TeamSettingsForm({
-  teamId,
+  team,
   settings,
   members,
 }: {
-  teamId: string;
+  team: Team;
   settings: TeamAlertSettings;
   members: readonly TeamMember[];
 }) {
   const saved = valuesOf(settings);
   const [values, setValues] = useState<Values>(saved);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const save = useSaveTeamAlertSettings(teamId);
+  const save = useSaveTeamAlertSettings(team);
   // Never saved: saving the defaults as they are is a choice too (it makes them apply).
   const changed = !settings.saved || !sameValues(values, saved);
 
