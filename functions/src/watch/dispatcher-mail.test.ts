@@ -16,6 +16,8 @@ import { ensureTable } from '../store/table';
 import { putTeamAlertSettings } from '../store/team-alerts';
 
 const MAIL_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:CspGenerator-Mail-abc123';
+/** A mail secret as the stack makes it, before the operator fills it in. */
+const EMPTY_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:CspGenerator-Mail-empty';
 const table = `dispatcher-${randomBytes(4).toString('hex')}`;
 let db: Db;
 let smtp: SMTPServer;
@@ -56,7 +58,11 @@ beforeAll(async () => {
     req.on('end', () => {
       const id = (JSON.parse(body) as { SecretId: string }).SecretId;
       asked.push(id);
-      if (req.headers['x-amz-target'] !== 'secretsmanager.GetSecretValue' || id !== MAIL_SECRET_ARN) {
+      const values: Record<string, unknown> = {
+        [MAIL_SECRET_ARN]: { smtpUrl, mailFrom: 'CSP Generator <alerts@csp.test>' },
+        [EMPTY_SECRET_ARN]: { smtpUrl: '', mailFrom: '' },
+      };
+      if (req.headers['x-amz-target'] !== 'secretsmanager.GetSecretValue' || !values[id]) {
         res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1' });
         res.end(JSON.stringify({ __type: 'ResourceNotFoundException', message: 'no such secret' }));
         return;
@@ -64,10 +70,10 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
       res.end(
         JSON.stringify({
-          ARN: MAIL_SECRET_ARN,
+          ARN: id,
           Name: 'CspGenerator-Mail',
           VersionId: 'v1',
-          SecretString: JSON.stringify({ smtpUrl, mailFrom: 'CSP Generator <alerts@csp.test>' }),
+          SecretString: JSON.stringify(values[id]),
         }),
       );
     });
@@ -134,4 +140,14 @@ it("the entry mails a team domain's due alert to the team's members through the 
   expect(text).toContain(`https://csp.example.test/domains/${domain.id}`);
   const deliveries = await listDeliveries(db, domain.id);
   expect(deliveries.map((d) => d.status)).toEqual(['delivered', 'delivered']);
+});
+
+it('a mail secret still empty sends nothing, and SMTP_URL in the environment wins over the secret', async () => {
+  const { mailSettingsLoader } = await import('../aws/mail-settings');
+  const defaults = { MAIL_FROM: 'CSP Generator <no-reply@localhost>' };
+  expect(await mailSettingsLoader(defaults, EMPTY_SECRET_ARN)()).toEqual(defaults);
+  const set = { SMTP_URL: 'smtp://127.0.0.1:1', MAIL_FROM: 'x <x@x.test>' };
+  const before = asked.length;
+  expect(await mailSettingsLoader(set, MAIL_SECRET_ARN)()).toEqual(set);
+  expect(asked.length).toBe(before);
 });
