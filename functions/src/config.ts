@@ -7,6 +7,9 @@ const bool = z
   .optional()
   .transform((v) => v === 'true' || v === '1');
 
+/** An outgoing mail server's address: smtp:// or smtps://, credentials in the URL (SMTP_URL, the AWS mail secret). */
+export const SMTP_URL_PATTERN = /^smtps?:\/\//;
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().default('.data'),
@@ -92,10 +95,7 @@ const envSchema = z.object({
    * Outgoing mail (team invitations), e.g. smtps://user:pass@email-smtp.eu-west-1.amazonaws.com:465.
    * Optional: without it invitations are not mailed and the owner copies their link.
    */
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
-    .optional(),
+  SMTP_URL: z.string().regex(SMTP_URL_PATTERN, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().default('CSP Generator <no-reply@localhost>'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });

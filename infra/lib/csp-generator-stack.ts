@@ -17,6 +17,7 @@ import { AppSecrets } from './app-secrets';
 import { BlobBucket } from './blob-bucket';
 import { CrawlQueue } from './crawl-queue';
 import { DataTable } from './data-table';
+import { MailSecret } from './mail-secret';
 import { acknowledgeStackFindings } from './nag-acknowledgments';
 import type { ProjectFunction } from './project-function';
 import { ApiService } from './services/api-service';
@@ -67,6 +68,7 @@ export class CspGeneratorStack extends Stack {
 
     const { table } = new DataTable(this, 'Data');
     const secrets = new AppSecrets(this, 'Secrets');
+    const { secret: mail } = new MailSecret(this, 'Mail');
     const crawl = new CrawlQueue(this, 'Crawl', {
       crawlerTimeout: CRAWLER_TIMEOUT,
       deadLetterTimeout: DEAD_LETTER_TIMEOUT,
@@ -78,7 +80,14 @@ export class CspGeneratorStack extends Stack {
       waf: props.waf !== false,
     });
 
-    const api = new ApiService(this, { ...common, table, crawlQueue: crawl.queue, secrets, originVerify });
+    const api = new ApiService(this, {
+      ...common,
+      table,
+      crawlQueue: crawl.queue,
+      secrets,
+      originVerify,
+      mail,
+    });
     this.functions.api = api.fn;
     const crawling = new CrawlService(this, {
       ...common,
@@ -93,6 +102,7 @@ export class CspGeneratorStack extends Stack {
       table,
       crawlQueue: crawl.queue,
       secrets,
+      mail,
       publicUrl: web.url,
     });
     if (schedules.fn) this.functions.scheduleDispatcher = schedules.fn;
@@ -129,6 +139,10 @@ export class CspGeneratorStack extends Stack {
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME for npm run admin' });
     new CfnOutput(this, 'CrawlQueueUrl', { value: crawl.queue.queueUrl });
     new CfnOutput(this, 'SecretArn', { value: secrets.secret.secretArn });
+    new CfnOutput(this, 'MailSecretArn', {
+      value: mail.secretArn,
+      description: 'Outgoing mail: put {"smtpUrl": "smtps://…", "mailFrom": "…"} here (README)',
+    });
     new CfnOutput(this, 'OriginVerifySecretArn', {
       value: originVerify.secretArn,
       description: 'For npm run rotate:origin-verify',

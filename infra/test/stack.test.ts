@@ -411,8 +411,9 @@ describe('CspGeneratorStack with every handler present', () => {
     const readers = Object.values(s.template.findResources('AWS::IAM::Policy')).filter((p) =>
       JSON.stringify(p).includes('secretsmanager:GetSecretValue'),
     );
-    // The API's role and the seeder's (the API reads both secrets in one policy), the ingest function's
-    // for the origin-verify value only, and the watch tick's for the app secret only.
+    // The API's role and the seeder's (the API reads its secrets in one policy), the ingest function's
+    // for the origin-verify value only, and the watch tick's for the app secret and the mail secret
+    // (infra/test/mail.test.ts).
     expect(readers).toHaveLength(4);
     const tickReader = readers.find((p) => JSON.stringify(p).includes('ScheduleDispatcherServiceRole'));
     const tickStatements = (
@@ -421,7 +422,7 @@ describe('CspGeneratorStack with every handler present', () => {
       }
     ).Properties.PolicyDocument.Statement.filter((st) => st.Action.includes('secretsmanager:GetSecretValue'));
     expect(tickStatements.map((st) => JSON.stringify(st.Resource))).toEqual([
-      expect.stringMatching(/^\{"Ref":"Secrets/),
+      expect.stringMatching(/^\[\{"Ref":"MailSecret[^"]*"\},\{"Ref":"SecretsSecret[^"]*"\}\]$/),
     ]);
     const ingestReader = readers.find((p) => JSON.stringify(p).includes('ReportIngestServiceRole'));
     const statements = (

@@ -7,7 +7,7 @@ import { oneLineForMail } from '../mail/one-line';
 const NAME_MAX = 80;
 const SUMMARY_MAX = 300;
 
-export function alertMail(to: string, alert: Alert): Mail {
+export function alertMail(to: string, alert: Alert, viaTeam = false): Mail {
   const title = ALERT_KIND_TITLES[alert.kind];
   const domain = oneLineForMail(alert.domainName, NAME_MAX);
   const times =
@@ -25,7 +25,9 @@ export function alertMail(to: string, alert: Alert): Mail {
       'What it means and what to do:',
       alert.link,
       '',
-      "You receive this because alerts are on for this domain (the domain's Monitoring tab).",
+      viaTeam
+        ? "You receive this because your team's alert settings name you (the Team page, Alerts)."
+        : "You receive this because alerts are on for this domain (the domain's Monitoring tab).",
     ].join('\n'),
   };
 }

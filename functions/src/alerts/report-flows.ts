@@ -16,7 +16,7 @@ import type { Db } from '../store/db';
 import { getDomain } from '../store/domains';
 import { windowStats } from '../store/report-count-windows';
 import { hourStartMs } from '../store/report-counts';
-import { raiseAndQueue } from './deliver';
+import { type AlertRouting, alertRoutingOf, raiseAndQueue } from './deliver';
 
 const HOUR = 3_600_000;
 /** A domain silent this long is no longer checked (its "stopped" alert was raised a day or more before). */
@@ -50,7 +50,10 @@ export async function checkReportFlows(db: Db, now = Date.now()): Promise<number
     const from = current - (BASELINE_HOURS + WATCH_SILENCE_HOURS + 1) * HOUR;
     const stats = await windowStats(db, domain.id, hourKey(from), hourKey(current));
     const hours = stats.map((s) => ({ hour: hourStartMs(s.hour), count: s.received }));
+    // The alert settings are read once per domain, and only when it has something to raise.
+    let routing: AlertRouting | undefined;
     for (const alert of reportAlerts(hours, now)) {
+      routing ??= await alertRoutingOf(db, domain);
       await raiseAndQueue(
         db,
         {
@@ -62,6 +65,7 @@ export async function checkReportFlows(db: Db, now = Date.now()): Promise<number
           path: `/domains/${domain.id}`,
         },
         now,
+        routing,
       );
       raised += 1;
     }

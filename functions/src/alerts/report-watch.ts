@@ -6,7 +6,7 @@ import type { Domain } from '@csp/shared/schemas/domain';
 import type { NewSuspiciousGroup } from '../achievements/suspicious-watch';
 import { noteReportsArrived } from '../store/alerts';
 import type { Db } from '../store/db';
-import { raiseAndQueue } from './deliver';
+import { type AlertRouting, alertRoutingOf, raiseAndQueue } from './deliver';
 import { hourKey } from './report-flows';
 
 /** New suspicious groups alerted per batch: a flood of distinct samples is one attack, not 1,000 mails. */
@@ -15,12 +15,15 @@ const SAMPLE_CHARS = 80;
 
 export async function watchReports(
   db: Db,
-  domain: Pick<Domain, 'id' | 'name'>,
+  domain: Pick<Domain, 'id' | 'name' | 'userId'>,
   fresh: readonly NewSuspiciousGroup[],
   now = Date.now(),
 ): Promise<void> {
   await noteReportsArrived(db, domain.id, hourKey(now));
+  // Read once per batch, and only when there is something to raise.
+  let routing: AlertRouting | undefined;
   for (const group of fresh.slice(0, SUSPICIOUS_ALERTS_PER_BATCH)) {
+    routing ??= await alertRoutingOf(db, domain);
     const sample = group.sample ? ` "${group.sample.slice(0, SAMPLE_CHARS)}"` : '';
     await raiseAndQueue(
       db,
@@ -33,6 +36,7 @@ export async function watchReports(
         path: `/domains/${domain.id}`,
       },
       now,
+      routing,
     );
   }
 }

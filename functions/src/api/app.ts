@@ -26,6 +26,7 @@ import { analysisIntegrityRoutes } from './routes/integrity';
 import { domainReportRoutes, reportRoutes } from './routes/reports';
 import { domainScheduleRoutes } from './routes/schedules';
 import { domainScriptRoutes } from './routes/scripts';
+import { teamAlertRoutes } from './routes/team-alerts';
 import { invitationRoutes, myTeamRoutes, teamRoutes } from './routes/teams';
 import { userRoutes } from './routes/user';
 import { analysisChangesRoutes, domainChangesRoutes } from './routes/watch-changes';
@@ -91,6 +92,7 @@ export function createApiApp(deps: ApiDeps) {
     .route('/uri-reports', reportRoutes)
     .route('/csp-configurations', configurationRoutes)
     .route('/teams', teamRoutes)
+    .route('/teams', teamAlertRoutes)
     .route('/invitations', invitationRoutes)
     .route('/achievements', achievementRoutes)
     .route('/admin', adminRoutes)

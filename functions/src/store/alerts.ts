@@ -38,14 +38,23 @@ export const NOTIFY_AGAIN_MS = 24 * 3_600_000;
 /** How long a sender holds a delivery it took (another sender leaves it alone meanwhile). */
 const CLAIM_MS = 2 * 60_000;
 
-const storedWebhookSchema = webhookSchema.extend({ sealedSecret: z.string() });
+export const storedWebhookSchema = webhookSchema.extend({ sealedSecret: z.string() });
 export type StoredWebhook = z.infer<typeof storedWebhookSchema>;
 const settingsRecordSchema = alertSettingsBodySchema.extend({
   domainId: z.string(),
   webhooks: z.array(storedWebhookSchema),
+  /** The domain's switch "Use the team's alert settings"; never set: on (effective-settings.ts). */
+  useTeamSettings: z.boolean().optional(),
 });
-type SettingsRecord = z.infer<typeof settingsRecordSchema>;
-const settingsFromItem = itemReader(settingsRecordSchema);
+export type SettingsRecord = z.infer<typeof settingsRecordSchema>;
+export const settingsFromItem = itemReader(settingsRecordSchema);
+
+/** The settings of a domain that never saved any. */
+export const defaultAlertSettings = (domainId: string): SettingsRecord => ({
+  domainId,
+  ...DEFAULT_ALERT_SETTINGS,
+  webhooks: [],
+});
 
 const groupRecordSchema = raisedAlertSchema.extend({ lastNotifiedAt: z.string().optional() });
 const groupFromItem = itemReader(groupRecordSchema);
@@ -54,6 +63,8 @@ const deliveryRecordSchema = alertDeliverySchema.extend({
   domainId: z.string(),
   /** The alert as it was when the delivery was made (what the receiver gets). */
   alert: raisedAlertSchema,
+  /** Made by the team's settings: the owner whose team's webhooks and recipients it goes to. */
+  teamOwnerId: z.string().optional(),
 });
 export type DeliveryRecord = z.infer<typeof deliveryRecordSchema>;
 const deliveryFromItem = itemReader(deliveryRecordSchema);
@@ -70,7 +81,30 @@ export function toAlertSettings(record: Omit<SettingsRecord, 'domainId'>): Alert
 /** The domain's settings, or the defaults (every kind, e-mail on, no webhook) when never saved. */
 export async function getAlertSettings(db: Db, domainId: string): Promise<SettingsRecord> {
   const res = await db.doc.send(new GetCommand({ TableName: db.table, Key: alertSettingsKey(domainId) }));
-  return res.Item ? settingsFromItem(res.Item) : { domainId, ...DEFAULT_ALERT_SETTINGS, webhooks: [] };
+  return res.Item ? settingsFromItem(res.Item) : defaultAlertSettings(domainId);
+}
+
+/** Turns the domain's "Use the team's alert settings" on or off; the rest stays as it is. */
+export async function setUseTeamSettings(db: Db, domainId: string, on: boolean): Promise<SettingsRecord> {
+  const res = await db.doc.send(
+    new UpdateCommand({
+      TableName: db.table,
+      Key: alertSettingsKey(domainId),
+      UpdateExpression:
+        'SET domainId = :d, useTeamSettings = :on, kinds = if_not_exists(kinds, :k), email = if_not_exists(email, :e), ' +
+        'pendingDays = if_not_exists(pendingDays, :p), webhooks = if_not_exists(webhooks, :none)',
+      ExpressionAttributeValues: {
+        ':d': domainId,
+        ':on': on,
+        ':k': DEFAULT_ALERT_SETTINGS.kinds,
+        ':e': DEFAULT_ALERT_SETTINGS.email,
+        ':p': DEFAULT_ALERT_SETTINGS.pendingDays,
+        ':none': [],
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return settingsFromItem(res.Attributes ?? {});
 }
 
 /** Saves what alerts and whether by e-mail; the webhooks stay as they are. */
@@ -105,29 +139,52 @@ export async function addWebhook(
   webhook: StoredWebhook,
 ): Promise<SettingsRecord | null> {
   const current = await getAlertSettings(db, domainId);
+  const saved = await appendWebhook(db, alertSettingsKey(domainId), webhook, {
+    set: { domainId },
+    ifMissing: { kinds: current.kinds, email: current.email, pendingDays: current.pendingDays },
+  });
+  return saved ? settingsFromItem(saved) : null;
+}
+
+/**
+ * Appends a webhook to the settings item at `key` unless it holds the most it may; null then (else the
+ * item as saved). `set`: attributes written; `ifMissing`: written only where the item has none yet.
+ */
+export async function appendWebhook(
+  db: Db,
+  key: { pk: string; sk: string },
+  webhook: StoredWebhook,
+  attributes: { set: Record<string, unknown>; ifMissing: Record<string, unknown> },
+): Promise<Record<string, unknown> | null> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {
+    ':none': [],
+    ':w': [webhook],
+    ':max': ALERT_LIMITS.webhooksPerDomain,
+  };
+  const sets: string[] = [];
+  for (const [kind, fields] of Object.entries(attributes)) {
+    for (const [name, value] of Object.entries(fields)) {
+      names[`#${name}`] = name;
+      values[`:${name}`] = value;
+      sets.push(kind === 'set' ? `#${name} = :${name}` : `#${name} = if_not_exists(#${name}, :${name})`);
+    }
+  }
+  sets.push('webhooks = list_append(if_not_exists(webhooks, :none), :w)');
   try {
     const res = await db.doc.send(
       new UpdateCommand({
         TableName: db.table,
-        Key: alertSettingsKey(domainId),
-        UpdateExpression:
-          'SET domainId = :d, kinds = if_not_exists(kinds, :k), email = if_not_exists(email, :e), ' +
-          'pendingDays = if_not_exists(pendingDays, :p), webhooks = list_append(if_not_exists(webhooks, :none), :w)',
+        Key: key,
+        UpdateExpression: `SET ${sets.join(', ')}`,
         // Counted in the condition, so two adds at once cannot pass the limit together.
         ConditionExpression: 'attribute_not_exists(webhooks) OR size(webhooks) < :max',
-        ExpressionAttributeValues: {
-          ':d': domainId,
-          ':k': current.kinds,
-          ':e': current.email,
-          ':p': current.pendingDays,
-          ':none': [],
-          ':w': [webhook],
-          ':max': ALERT_LIMITS.webhooksPerDomain,
-        },
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return settingsFromItem(res.Attributes ?? {});
+    return res.Attributes ?? {};
   } catch (error) {
     if (isConditionFailure(error)) return null;
     throw error;
@@ -135,16 +192,30 @@ export async function addWebhook(
 }
 
 /** Removes a webhook; false when the domain has none of that id. */
-export async function removeWebhook(db: Db, domainId: string, webhookId: string): Promise<boolean> {
+export function removeWebhook(db: Db, domainId: string, webhookId: string): Promise<boolean> {
+  return removeWebhookFrom(
+    db,
+    alertSettingsKey(domainId),
+    async () => (await getAlertSettings(db, domainId)).webhooks,
+    webhookId,
+  );
+}
+
+/** Removes a webhook from the settings item at `key` (whose webhooks `read` gives); false when absent. */
+export async function removeWebhookFrom(
+  db: Db,
+  key: { pk: string; sk: string },
+  read: () => Promise<readonly { id: string }[]>,
+  webhookId: string,
+): Promise<boolean> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const current = await getAlertSettings(db, domainId);
-    const index = current.webhooks.findIndex((w) => w.id === webhookId);
+    const index = (await read()).findIndex((w) => w.id === webhookId);
     if (index < 0) return false;
     try {
       await db.doc.send(
         new UpdateCommand({
           TableName: db.table,
-          Key: alertSettingsKey(domainId),
+          Key: key,
           UpdateExpression: `REMOVE webhooks[${index}]`,
           // The list may have changed since it was read: remove only the webhook we found there.
           ConditionExpression: `webhooks[${index}].id = :id`,
@@ -234,7 +305,7 @@ export async function listAlerts(
 /** Records a delivery to make now (pending, due at once). */
 export async function createDelivery(
   db: Db,
-  d: { alert: Raised; channel: AlertDelivery['channel']; target: string },
+  d: { alert: Raised; channel: AlertDelivery['channel']; target: string; teamOwnerId?: string | undefined },
   now = Date.now(),
 ): Promise<DeliveryRecord> {
   const at = new Date(now).toISOString();
@@ -254,6 +325,7 @@ export async function createDelivery(
     createdAt: at,
     updatedAt: at,
     alert: d.alert,
+    ...(d.teamOwnerId ? { teamOwnerId: d.teamOwnerId, viaTeam: true } : {}),
   };
   await db.doc.send(
     new PutCommand({
@@ -279,7 +351,7 @@ export async function listDeliveries(
     limit,
   });
   return items.map((item) => {
-    const { alert: _, domainId: __, ...delivery } = deliveryFromItem(item);
+    const { alert: _, domainId: __, teamOwnerId: ___, ...delivery } = deliveryFromItem(item);
     return delivery;
   });
 }
@@ -482,7 +554,7 @@ export async function listDeliveriesBetween(
     limit: limit + 1,
   });
   const deliveries = items.slice(0, limit).map((item) => {
-    const { alert: _, domainId: __, ...delivery } = deliveryFromItem(item);
+    const { alert: _, domainId: __, teamOwnerId: ___, ...delivery } = deliveryFromItem(item);
     return delivery;
   });
   return { deliveries, more: items.length > limit };

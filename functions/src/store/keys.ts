@@ -293,6 +293,15 @@ export const alertSettingsKey = (domainId: string) => ({
   pk: domainAlertsPartition(domainId),
   sk: 'SETTINGS',
 });
+/**
+ * A team's alert settings, keyed by the team's owner and not by the team: a team's domains are its owner's
+ * and a domain carries its owner's id, so what raises a domain's alerts reads the domain's settings and its
+ * team's in one BatchGet, under the alert prefix it holds (never TEAM# or USER#). Deleted with the team.
+ */
+export const teamAlertSettingsKey = (ownerId: string) => ({
+  pk: `${P.alert}OWNER#${ownerId}`,
+  sk: 'TEAMSETTINGS',
+});
 export const alertGroupItemKey = (domainId: string, kind: string, cause: string) => ({
   pk: domainAlertsPartition(domainId),
   sk: `GROUP#${createHash('sha256').update(`${kind}\u0000${cause}`).digest('hex').slice(0, 32)}`,

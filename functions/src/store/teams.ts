@@ -12,6 +12,7 @@ import {
   invitationKey,
   invitationTokenKey,
   ratePartition,
+  teamAlertSettingsKey,
   teamKey,
   teamMemberIndexes,
   teamMembersPartition,
@@ -252,6 +253,8 @@ export async function deleteTeam(db: Db, team: Team): Promise<void> {
     ...invitations.flatMap((i) => [invitationKey(i.id), invitationTokenKey(i.token)]),
     ...counters,
     teamSlugGuardKey(team.slug),
+    // Its alert settings: the owner's domains go back to their own.
+    teamAlertSettingsKey(team.ownerId),
     teamKey(team.id),
   ]);
 }

@@ -21,6 +21,7 @@ import {
 import { queryPartition, queryTable } from './query';
 import type { ReportClearDeps } from './report-clear';
 import { deleteUserSessions } from './sessions';
+import { dropTeamAlertRecipient } from './team-alerts';
 import { INVITATION_RATE_SCOPES } from './team-invitations';
 import { deleteTeam, getTeam, removeMember } from './teams';
 import { deleteUserRecord, type UserRecord } from './users';
@@ -29,7 +30,10 @@ export async function deleteUserCascade(deps: ReportClearDeps, user: UserRecord)
   const { db } = deps;
   const team = user.teamId ? await getTeam(db, user.teamId) : null;
   if (team?.ownerId === user.id) await deleteTeam(db, team);
-  else if (team) await removeMember(db, team.id, user.id);
+  else if (team) {
+    await removeMember(db, team.id, user.id);
+    await dropTeamAlertRecipient(db, team, user.id);
+  }
   for (const domain of await listUserDomains(db, user.id)) await deleteDomainCascade(deps, domain);
   const analyses = await queryPartition(db, {
     index: 'gsi1',

@@ -15,9 +15,8 @@ import { compareRuns, type RunChanges } from '@csp/shared/watch/compare';
 import { type Drift, policyDrift } from '@csp/shared/watch/drift';
 import type { InventoryEntry } from '@csp/shared/watch/inventory';
 import type { RunSnapshot } from '@csp/shared/watch/snapshot';
-import { raiseAndQueue } from '../alerts/deliver';
+import { type AlertRouting, alertRoutingOf, raiseAndQueue } from '../alerts/deliver';
 import { errorFields, type Logger } from '../logger';
-import { getAlertSettings } from '../store/alerts';
 import type { AnalysisRecord } from '../store/analyses';
 import { listDomainConfigurations } from '../store/configurations';
 import { type Db, nowIso } from '../store/db';
@@ -46,10 +45,16 @@ export async function onAnalysisCompleted(
   const domain = await getDomain(db, domainId);
   if (!domain) return inventory?.entries ?? null;
   const at = Date.parse(run.snapshot.completedAt);
-  await raisePendingAlert(db, domain, inventory?.entries ?? null, at).catch((error: unknown) =>
+  // The domain's alert settings (or its team's) are read once for all of the run's alerts.
+  const routing = await alertRoutingOf(db, domain).catch((error: unknown) => {
+    log.error('reading the alert settings failed', errorFields(error));
+    return null;
+  });
+  if (!routing) return;
+  await raisePendingAlert(db, domain, inventory?.entries ?? null, routing, at).catch((error: unknown) =>
     log.error('raising the pending-review alert failed', errorFields(error)),
   );
-  await raiseRunAlerts(db, domain, analysis.id, run, at).catch((error: unknown) =>
+  await raiseRunAlerts(db, domain, analysis.id, run, routing, at).catch((error: unknown) =>
     log.error('raising the run alerts failed', errorFields(error)),
   );
   // The inventory as the run left it (the integrity proposal reads its digest history).
@@ -60,17 +65,21 @@ export async function onAnalysisCompleted(
  * Scripts pending review for longer than the domain's alerts allow, from the inventory as the run left it
  * (read again only when its update failed).
  */
-async function raisePendingAlert(db: Db, domain: Domain, entries: InventoryEntry[] | null, now: number) {
-  const [settings, current] = await Promise.all([
-    getAlertSettings(db, domain.id),
-    entries ?? loadInventory(db, domain.id).then((i) => i.entries),
-  ]);
-  const alert = pendingReviewAlert(current, settings.pendingDays, now);
+async function raisePendingAlert(
+  db: Db,
+  domain: Domain,
+  entries: InventoryEntry[] | null,
+  routing: AlertRouting,
+  now: number,
+) {
+  const current = entries ?? (await loadInventory(db, domain.id)).entries;
+  const alert = pendingReviewAlert(current, routing.pendingDays, now);
   if (!alert) return;
   await raiseAndQueue(
     db,
     { domainId: domain.id, domainName: domain.name, ...alert, path: `/domains/${domain.id}` },
     now,
+    routing,
   );
 }
 
@@ -79,6 +88,7 @@ async function raiseRunAlerts(
   domain: Domain,
   analysisId: string,
   run: { changes: RunChanges | null; drift: Drift | null },
+  routing: AlertRouting,
   at: number,
 ) {
   for (const alert of alertsFromRun({ analysisId, changes: run.changes, drift: run.drift })) {
@@ -86,6 +96,7 @@ async function raiseRunAlerts(
       db,
       { domainId: domain.id, domainName: domain.name, ...alert, path: `/analysis/${analysisId}` },
       at,
+      routing,
     );
   }
 }

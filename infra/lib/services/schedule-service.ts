@@ -13,6 +13,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AppSecrets } from '../app-secrets';
@@ -29,6 +30,8 @@ export interface ScheduleServiceProps extends FunctionDefaults {
   crawlQueue: IQueue;
   /** The app's secrets: the tick opens webhook signing secrets with its key when it sends alerts. */
   secrets: AppSecrets;
+  /** The outgoing mail server: alert e-mail. */
+  mail: ISecret;
   /** The product's public address (the distribution's): alert links are made on it. */
   publicUrl: string;
 }
@@ -37,7 +40,7 @@ export class ScheduleService {
   readonly fn: ProjectFunction | undefined;
 
   constructor(scope: Construct, props: ScheduleServiceProps) {
-    const { sourceRoot, logLevel, table, crawlQueue, secrets, publicUrl } = props;
+    const { sourceRoot, logLevel, table, crawlQueue, secrets, mail, publicUrl } = props;
     const entry = handlerEntry(scope, 'scheduleDispatcher', sourceRoot);
     if (!entry) return;
     this.fn = new ProjectFunction(scope, 'ScheduleDispatcher', {
@@ -53,6 +56,7 @@ export class ScheduleService {
       environment: {
         CRAWL_QUEUE_URL: crawlQueue.queueUrl,
         SECRETS_ARN: secrets.secret.secretArn,
+        MAIL_SECRET_ARN: mail.secretArn,
         // Not an origin of the distribution: it may depend on the distribution's address.
         PUBLIC_URL: publicUrl,
       },
@@ -64,6 +68,7 @@ export class ScheduleService {
     });
     grantSend(this.fn, crawlQueue);
     grantSecretValue(this.fn, secrets.secret);
+    grantSecretValue(this.fn, mail);
     this.fn.node.addDependency(secrets.seeded);
     // The schedule's own role, assumed by Scheduler for this account only, may invoke this function only.
     const role = new Role(scope, 'ScheduleDispatchRole', {

@@ -64,8 +64,10 @@ export const alertDeliverySchema = z.object({
   kind: z.enum(ALERT_KINDS),
   summary: z.string(),
   channel: z.enum(DELIVERY_CHANNELS),
-  /** The webhook's id, or 'owner' for the owner's e-mail. */
+  /** The webhook's id, or 'owner' for the owner's e-mail (a team member's user id for the team's e-mail). */
   target: z.string(),
+  /** Sent by the team's alert settings (its webhook or member), not the domain's own. */
+  viaTeam: z.boolean().optional(),
   status: z.enum(DELIVERY_STATES),
   attempts: z.number().int().nonnegative(),
   nextAttemptAt: z.string().nullable(),

@@ -1,18 +1,17 @@
 // A domain's alerts (Monitoring): what alerts and where (GET/PUT alert-settings; webhooks added with a
-// signing secret shown once, removed by id), the alerts raised (grouped) and their deliveries, and "Send
-// test". The owner changes them; members of the owner's team read them; anyone else gets a 404.
+// signing secret shown once, removed by id), whether a team's domain uses the team's settings (PUT
+// alert-settings/source), the alerts raised (grouped) and their deliveries, and "Send test". The owner
+// changes them; members of the owner's team read them; anyone else gets a 404.
 
-import { randomBytes } from 'node:crypto';
+import { followsTeam } from '@csp/shared/alerts/effective-settings';
+import { alertSettingsBodySchema, webhookCreateSchema } from '@csp/shared/schemas/alert-settings';
 import {
-  ALERT_LIMITS,
-  alertSettingsBodySchema,
-  webhookCreateSchema,
-} from '@csp/shared/schemas/alert-settings';
-import { Hono } from 'hono';
-import { attemptDelivery, raiseAndQueue, testAlertInput } from '../../alerts/deliver';
+  type AlertSettingsChoice,
+  alertSettingsSourceBodySchema,
+} from '@csp/shared/schemas/team-alert-settings';
+import { type Context, Hono } from 'hono';
+import { alertRoutingOf, attemptDelivery, raiseAndQueue, testAlertInput } from '../../alerts/deliver';
 import { takeAttempt } from '../../auth/rate-limit';
-import { seal } from '../../auth/secret-box';
-import { BlockedTargetError, createTargetGuard } from '../../crawler/guard';
 import { AppError, notFound } from '../../errors';
 import { publicOrigin } from '../../http/public-origin';
 import {
@@ -23,74 +22,74 @@ import {
   putAlertSettings,
   recordDeliveryAttempt,
   removeWebhook,
+  type SettingsRecord,
+  setUseTeamSettings,
   toAlertSettings,
 } from '../../store/alerts';
 import { putContact } from '../../store/contacts';
-import { newId } from '../../store/ids';
-import { domainFor } from '../access';
+import { getTeamAlertSettings } from '../../store/team-alerts';
+import { getTeam } from '../../store/teams';
+import { domainFor, type SeenDomain } from '../access';
 import type { ApiEnv } from '../deps';
 import { currentUser, requireUser } from '../middleware/session';
 import { jsonBody } from '../validate';
-
-/** The webhook's origin and the end of its address: https://hooks.slack.com/…/Xy3z. */
-export function maskedWebhookUrl(url: string): string {
-  const parsed = new URL(url);
-  const rest = `${parsed.pathname}${parsed.search}`;
-  return rest.length > 1 ? `${parsed.origin}/…${rest.slice(-4)}` : parsed.origin;
-}
+import { maskedWebhooks, newWebhook, tooManyWebhooks } from '../webhook-registration';
 
 /** "Send test" per domain and hour: each one makes the product POST to an address the user chose. */
-const TESTS_PER_HOUR = 10;
+export const TESTS_PER_HOUR = 10;
+
+/**
+ * The domain's switch and whose settings apply. A team's domains are its owner's: the owner and the members
+ * who see this domain are all in that team, so it is the viewer's team when its owner owns the domain.
+ */
+async function settingsChoice(
+  c: Context<ApiEnv>,
+  domain: SeenDomain,
+  record: SettingsRecord,
+): Promise<AlertSettingsChoice> {
+  const { db } = c.var.deps;
+  const teamId = currentUser(c).teamId;
+  const team = teamId ? await getTeam(db, teamId) : null;
+  const domainTeam = team && team.ownerId === domain.userId ? team : null;
+  const saved = domainTeam ? (await getTeamAlertSettings(db, domainTeam)).savedAt !== undefined : false;
+  return {
+    useTeamSettings: record.useTeamSettings !== false,
+    applies: followsTeam(record.useTeamSettings, saved) ? 'team' : 'domain',
+    team: domainTeam ? { id: domainTeam.id, name: domainTeam.name, saved } : null,
+  };
+}
+
+/** The answer of the settings routes: the domain's own settings and the choice beside them. */
+async function settingsAnswer(c: Context<ApiEnv>, domain: SeenDomain, record: SettingsRecord) {
+  const settings = toAlertSettings(record);
+  const choice = await settingsChoice(c, domain, record);
+  if (domain.access === 'owner') return { ...settings, ...choice };
+  return { ...settings, webhooks: maskedWebhooks(settings.webhooks), ...choice };
+}
 
 export const domainAlertRoutes = new Hono<ApiEnv>()
   .get('/:id/alert-settings', requireUser, async (c) => {
     const domain = await domainFor(c, c.req.param('id'), 'read');
-    const settings = toAlertSettings(await getAlertSettings(c.var.deps.db, domain.id));
-    if (domain.access === 'owner') return c.json(settings);
-    // A webhook's address is often its credential (Slack's carry their token in the path): team members
-    // see where it goes, not the address itself.
-    return c.json({
-      ...settings,
-      webhooks: settings.webhooks.map((w) => ({ ...w, url: maskedWebhookUrl(w.url) })),
-    });
+    return c.json(await settingsAnswer(c, domain, await getAlertSettings(c.var.deps.db, domain.id)));
   })
 
   .put('/:id/alert-settings', requireUser, jsonBody(alertSettingsBodySchema), async (c) => {
     const domain = await domainFor(c, c.req.param('id'), 'change');
     await putContact(c.var.deps.db, domain.userId, currentUser(c).email);
-    return c.json(toAlertSettings(await putAlertSettings(c.var.deps.db, domain.id, c.req.valid('json'))));
+    const saved = await putAlertSettings(c.var.deps.db, domain.id, c.req.valid('json'));
+    return c.json(await settingsAnswer(c, domain, saved));
+  })
+
+  .put('/:id/alert-settings/source', requireUser, jsonBody(alertSettingsSourceBodySchema), async (c) => {
+    const domain = await domainFor(c, c.req.param('id'), 'change');
+    const saved = await setUseTeamSettings(c.var.deps.db, domain.id, c.req.valid('json').useTeamSettings);
+    return c.json(await settingsAnswer(c, domain, saved));
   })
 
   .post('/:id/alert-settings/webhooks', requireUser, jsonBody(webhookCreateSchema), async (c) => {
-    const { db, config, secrets } = c.var.deps;
     const domain = await domainFor(c, c.req.param('id'), 'change');
-    const { url } = c.req.valid('json');
-    // Checked now so a user hears at once why an address cannot be used; checked again at every send
-    // (a name can later resolve elsewhere).
-    const target = new URL(url);
-    try {
-      await createTargetGuard({ allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS }).resolve(target.hostname);
-    } catch (error) {
-      if (error instanceof BlockedTargetError)
-        throw new AppError(400, `This address cannot receive webhooks: ${error.host} (${error.reason})`);
-      throw error;
-    }
-    const secret = `whsec_${randomBytes(24).toString('base64url')}`;
-    const webhook = {
-      id: newId(),
-      url: target.href,
-      createdAt: new Date().toISOString(),
-      secretHint: secret.slice(-4),
-    };
-    const saved = await addWebhook(db, domain.id, {
-      ...webhook,
-      sealedSecret: seal(secrets.totpEncryptionKey, secret),
-    });
-    if (!saved)
-      throw new AppError(
-        409,
-        `A domain can have ${ALERT_LIMITS.webhooksPerDomain} webhooks at most: remove one first`,
-      );
+    const { webhook, stored, secret } = await newWebhook(c, c.req.valid('json').url);
+    if (!(await addWebhook(c.var.deps.db, domain.id, stored))) throw tooManyWebhooks('domain');
     // The secret is shown this once: receivers verify signatures with it.
     return c.json({ webhook, secret }, 201);
   })
@@ -121,7 +120,9 @@ export const domainAlertRoutes = new Hono<ApiEnv>()
       publicUrl: publicOrigin(c.req.url, config.PUBLIC_URL),
     };
     const now = Date.now();
-    const deliveries = await raiseAndQueue(db, testAlertInput(domain, now), now);
+    // To what this domain's alerts go now: its own channels, or its team's.
+    const routing = await alertRoutingOf(db, domain);
+    const deliveries = await raiseAndQueue(db, testAlertInput(domain, now), now, routing);
     if (deliveries.length === 0) {
       throw new AppError(400, 'Nothing to send to: turn on e-mail or add a webhook first');
     }

@@ -20,6 +20,7 @@ import { publicOrigin } from '../../http/public-origin';
 import { errorFields } from '../../logger';
 import { invitationMail } from '../../mail/invitation-mail';
 import { sendMail } from '../../mail/mailer';
+import { dropTeamAlertRecipient } from '../../store/team-alerts';
 import {
   createInvitation,
   getInvitation,
@@ -55,7 +56,7 @@ async function myTeam(c: Context<ApiEnv>): Promise<Team | null> {
 }
 
 /** The team of the path, if it is the user's own (404 otherwise), and with `owner` only for its owner. */
-async function pathTeam(c: Context<ApiEnv>, need: 'member' | 'owner'): Promise<Team> {
+export async function pathTeam(c: Context<ApiEnv>, need: 'member' | 'owner'): Promise<Team> {
   const team = await myTeam(c);
   if (!team || team.id !== c.req.param('teamId')) throw notFound('Team');
   if (need === 'owner' && team.ownerId !== currentUser(c).id) throw new AppError(403, OWNER_ONLY);
@@ -236,6 +237,8 @@ export const teamRoutes = new Hono<ApiEnv>()
     if (!member || member.teamId !== team.id || !(await removeMember(db, team.id, member.id))) {
       throw notFound('Member');
     }
+    // Out of the team, out of its alert e-mails (a delivery already queued checks again when it is sent).
+    await dropTeamAlertRecipient(db, team, member.id);
     c.var.log.info(leaving ? 'member left team' : 'member removed from team', {
       teamId: team.id,
       userId: member.id,

@@ -2,6 +2,7 @@
 // owner is e-mailed; the answer lists the webhooks too (their secrets never: only a hint). The owner saves;
 // a team member reads.
 import type { AlertSettings, AlertSettingsBody } from '@csp/shared/schemas/alert-settings';
+import type { AlertSettingsChoice } from '@csp/shared/schemas/team-alert-settings';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiGet, apiRequest, pathParam } from '@/lib/api-client';
 
@@ -11,7 +12,7 @@ export const alertSettingsQueryKey = (domainId: string) => ['domains', domainId,
 export const useAlertSettings = (domainId: string) =>
   useQuery({
     queryKey: alertSettingsQueryKey(domainId),
-    queryFn: (): Promise<AlertSettings | null> =>
+    queryFn: (): Promise<(AlertSettings & AlertSettingsChoice) | null> =>
       apiGet(api.domains[':id']['alert-settings'].$get({ param: { id: pathParam(domainId) } })),
   });
 
@@ -21,6 +22,21 @@ export function useSaveAlertSettings(domainId: string) {
     mutationFn: (body: AlertSettingsBody) =>
       apiRequest(
         api.domains[':id']['alert-settings'].$put({ param: { id: pathParam(domainId) }, json: body }),
+      ),
+    onSuccess: (saved) => queryClient.setQueryData(alertSettingsQueryKey(domainId), saved),
+  });
+}
+
+/** PUT /api/domains/:id/alert-settings/source: the switch "Use the team's alert settings". */
+export function useSetAlertSource(domainId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (useTeamSettings: boolean) =>
+      apiRequest(
+        api.domains[':id']['alert-settings'].source.$put({
+          param: { id: pathParam(domainId) },
+          json: { useTeamSettings },
+        }),
       ),
     onSuccess: (saved) => queryClient.setQueryData(alertSettingsQueryKey(domainId), saved),
   });

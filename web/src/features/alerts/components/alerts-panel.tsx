@@ -1,12 +1,15 @@
-// The alerts of a domain (its Monitoring section): what alerts and whether the owner is e-mailed, the
-// webhooks with "Send test", the alerts raised and what was sent for them. `readOnly`: a member of the
+// The alerts of a domain (its Monitoring section): for a team's domain whether it uses the team's alert
+// settings, what alerts and whether the owner is e-mailed, the webhooks with "Send test", the alerts raised
+// and what was sent for them. `readOnly`: a member of the
 // owner's team reads all of it and changes nothing (the server refuses them anyway).
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import { domainScope } from '../api/alert-scope';
 import { useAlertSettings } from '../api/alert-settings';
 import { AlertDeliveriesCard } from './alert-deliveries-card';
 import { AlertSettingsCard } from './alert-settings-card';
+import { AlertSourceCard } from './alert-source-card';
 import { RecentAlertsCard } from './recent-alerts-card';
 import { WebhooksCard } from './webhooks-card';
 
@@ -36,8 +39,15 @@ export function AlertsPanel({ domainId, readOnly }: { domainId: string; readOnly
                 Only the domain's owner can change its alerts.
               </Alert>
             ) : null}
+            {settings.data.team ? (
+              <AlertSourceCard domainId={domainId} choice={settings.data} readOnly={readOnly} />
+            ) : null}
             <AlertSettingsCard domainId={domainId} settings={settings.data} readOnly={readOnly} />
-            <WebhooksCard domainId={domainId} settings={settings.data} readOnly={readOnly} />
+            <WebhooksCard
+              scope={domainScope(domainId)}
+              webhooks={settings.data.webhooks}
+              readOnly={readOnly}
+            />
           </>
         )}
       </div>

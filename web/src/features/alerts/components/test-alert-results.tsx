@@ -14,9 +14,11 @@ export interface TestResult {
 export function TestAlertResults({
   results,
   webhooks,
+  people,
 }: {
   results: readonly TestResult[];
   webhooks: readonly Webhook[];
+  people?: ReadonlyMap<string, string> | undefined;
 }) {
   return (
     <section className="flex flex-col gap-2" aria-labelledby="test-alert-results-title">
@@ -36,7 +38,7 @@ export function TestAlertResults({
               <CircleX className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden="true" />
             )}
             <div className="flex min-w-0 flex-col gap-0.5">
-              <span className="break-all font-medium">{channelName(r, webhooks)}</span>
+              <span className="break-all font-medium">{channelName(r, webhooks, people)}</span>
               {r.delivered ? (
                 <span className="text-emerald-700">
                   Delivered{r.status !== null ? ` (HTTP ${r.status})` : ''}

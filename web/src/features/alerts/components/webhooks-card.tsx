@@ -1,13 +1,8 @@
-// Where alerts go besides e-mail: the domain's webhooks (address, when added, the secret's last characters),
-// Add webhook (its secret shown once, webhook-secret-dialog.tsx), Remove behind a confirmation, and "Send
-// test", which sends a test alert to every channel and shows each one's result here. A team member sees the
-// list only.
-import {
-  ALERT_LIMITS,
-  type AlertSettings,
-  type Webhook,
-  webhookCreateSchema,
-} from '@csp/shared/schemas/alert-settings';
+// Where alerts go besides e-mail: the webhooks of a domain's settings or a team's (address, when added, the
+// secret's last characters), Add webhook (its secret shown once, webhook-secret-dialog.tsx), Remove behind a
+// confirmation, and "Send test", which sends a test alert to every channel and shows each one's result here.
+// A team member sees the list only.
+import { ALERT_LIMITS, type Webhook, webhookCreateSchema } from '@csp/shared/schemas/alert-settings';
 import { Send, Trash2, Webhook as WebhookIcon } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -20,6 +15,7 @@ import { UrlInput } from '@/components/ui/input';
 import { toast } from '@/hooks/use-toast';
 import { formatDate } from '@/lib/format';
 import { focusFirstInvalid, refusalMessage, validateForm } from '@/lib/validation';
+import type { AlertScope } from '../api/alert-scope';
 import { useSendTestAlert } from '../api/send-test-alert';
 import { useAddWebhook, useRemoveWebhook } from '../api/webhooks';
 import { PanelCardTitle } from './panel-card-title';
@@ -27,18 +23,22 @@ import { TestAlertResults } from './test-alert-results';
 import { type AddedWebhook, WebhookSecretDialog } from './webhook-secret-dialog';
 
 export function WebhooksCard({
-  domainId,
-  settings,
+  scope,
+  webhooks,
   readOnly,
+  people,
 }: {
-  domainId: string;
-  settings: AlertSettings;
+  scope: AlertScope;
+  webhooks: readonly Webhook[];
   readOnly: boolean;
+  /** Team members' names by id, for the results of a team's "Send test". */
+  people?: ReadonlyMap<string, string>;
 }) {
   const [removing, setRemoving] = useState<Webhook | null>(null);
-  const remove = useRemoveWebhook(domainId);
-  const test = useSendTestAlert(domainId);
-  const full = settings.webhooks.length >= ALERT_LIMITS.webhooksPerDomain;
+  const remove = useRemoveWebhook(scope);
+  const test = useSendTestAlert(scope);
+  const full = webhooks.length >= ALERT_LIMITS.webhooksPerDomain;
+  const holder = scope.kind === 'domain' ? 'domain' : 'team';
 
   function onRemove(webhook: Webhook) {
     remove.mutate(webhook.id, {
@@ -76,17 +76,19 @@ export function WebhooksCard({
         <PanelCardTitle>Webhooks</PanelCardTitle>
         <CardDescription>
           Each alert is POSTed as JSON that Slack's incoming webhooks take as it is, signed so the receiver
-          can tell it comes from us. Up to {ALERT_LIMITS.webhooksPerDomain} per domain.
+          can tell it comes from us. Up to {ALERT_LIMITS.webhooksPerDomain} per {holder}.
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        {test.data ? <TestAlertResults results={test.data.results} webhooks={settings.webhooks} /> : null}
+        {test.data ? (
+          <TestAlertResults results={test.data.results} webhooks={webhooks} people={people} />
+        ) : null}
         {test.error ? (
           <Alert tone="error" role="alert" testId="test-alert-error">
             {refusalMessage(test.error) ?? 'The test alert could not be sent. Please try again.'}
           </Alert>
         ) : null}
-        {settings.webhooks.length === 0 ? (
+        {webhooks.length === 0 ? (
           <EmptyState
             icon={WebhookIcon}
             title="No webhooks yet"
@@ -98,7 +100,7 @@ export function WebhooksCard({
           />
         ) : (
           <ul className="flex flex-col divide-y divide-border rounded-lg border border-border">
-            {settings.webhooks.map((w) => (
+            {webhooks.map((w) => (
               <li
                 key={w.id}
                 className="flex flex-col gap-2 p-3 sm:flex-row sm:items-start sm:justify-between"
@@ -131,11 +133,11 @@ export function WebhooksCard({
         )}
         {readOnly ? null : full ? (
           <p className="text-sm text-muted-foreground">
-            This domain has {ALERT_LIMITS.webhooksPerDomain} webhooks, the most it can have: remove one to add
-            another.
+            This {holder} has {ALERT_LIMITS.webhooksPerDomain} webhooks, the most it can have: remove one to
+            add another.
           </p>
         ) : (
-          <AddWebhookForm domainId={domainId} />
+          <AddWebhookForm scope={scope} />
         )}
       </CardContent>
       <ConfirmDialog
@@ -160,8 +162,8 @@ export function WebhooksCard({
   );
 }
 
-function AddWebhookForm({ domainId }: { domainId: string }) {
-  const add = useAddWebhook(domainId);
+function AddWebhookForm({ scope }: { scope: AlertScope }) {
+  const add = useAddWebhook(scope);
   const [url, setUrl] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [added, setAdded] = useState<AddedWebhook | null>(null);

@@ -1,9 +1,10 @@
 // Settings › Team (spec section 2): without a team the create form; with one, the 'Team: {name}' card
 // (description, slug, members of maximum, 'Your Role'), the owner's invite form, the members and the
-// pending invitations. The owner can delete the team; a member can leave it.
+// pending invitations, then what the app adds (the team's alert settings). The owner can delete the team; a
+// member can leave it.
 import type { PublicUser } from '@csp/shared/schemas/auth';
-import type { Team } from '@csp/shared/schemas/team';
-import { useState } from 'react';
+import type { Team, TeamMember } from '@csp/shared/schemas/team';
+import { type ReactNode, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -18,7 +19,10 @@ import { InvitationsTable } from './invitations-table';
 import { InviteForm } from './invite-form';
 import { MembersTable } from './members-table';
 
-export function TeamTab({ user }: { user: PublicUser }) {
+/** What the app puts below the team's lists (its alert settings, from the alerts feature). */
+export type TeamSection = (props: { team: Team; isOwner: boolean; members: TeamMember[] }) => ReactNode;
+
+export function TeamTab({ user, alerts }: { user: PublicUser; alerts?: TeamSection }) {
   const team = useTeam();
   if (team.isLoading) {
     return (
@@ -38,10 +42,10 @@ export function TeamTab({ user }: { user: PublicUser }) {
     );
   }
   if (!team.data) return <CreateTeamForm />;
-  return <TeamView team={team.data} user={user} />;
+  return <TeamView team={team.data} user={user} alerts={alerts} />;
 }
 
-function TeamView({ team, user }: { team: Team; user: PublicUser }) {
+function TeamView({ team, user, alerts }: { team: Team; user: PublicUser; alerts: TeamSection | undefined }) {
   const isOwner = team.ownerId === user.id;
   const members = useTeamMembers(team);
   const invitations = useTeamInvitations(team);
@@ -57,6 +61,7 @@ function TeamView({ team, user }: { team: Team; user: PublicUser }) {
         canRemove={isOwner}
       />
       <InvitationsTable teamId={team.id} invitations={invitations.data ?? []} isOwner={isOwner} />
+      {alerts && members.data ? alerts({ team, isOwner, members: members.data }) : null}
     </div>
   );
 }
