@@ -50,7 +50,7 @@ export async function onAnalysisCompleted(
     log.error('reading the alert settings failed', errorFields(error));
     return null;
   });
-  if (!routing) return;
+  if (!routing) return inventory?.entries ?? null;
   await raisePendingAlert(db, domain, inventory?.entries ?? null, routing, at).catch((error: unknown) =>
     log.error('raising the pending-review alert failed', errorFields(error)),
   );
