@@ -13,6 +13,7 @@ import type { PageTrustedTypes } from '@csp/shared/trusted-types/dry-run';
 import type { PageWatch } from '@csp/shared/watch/run-snapshot';
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { classifyPage, observationKey } from './classify';
+import { noteCrash } from './crash-signal';
 import { ICON_LINKS_EXPRESSION, iconHrefs } from './favicons';
 import { type InstrumentItem, isTrustedTypesViolation } from './instrument';
 import { InstrumentChannel } from './instrument-channel';
@@ -154,6 +155,8 @@ export class TabCapture {
     // Puppeteer's 'error' event is a renderer crash.
     page.on('error', () => {
       this.crashed = true;
+      // In-page steps still waiting on this page stop now rather than at their time limits.
+      noteCrash(client);
     });
     // A dialog the interaction script did not pre-empt (beforeunload, a dialog from a timer) would hold
     // the page: dismiss it.

@@ -5,6 +5,7 @@
 // `incomplete`, never silently thin. A page that never gets quiet (a poll, an endless animation) is
 // waited for up to idleMaxMs, then taken as it is.
 import type { CDPSession } from 'puppeteer-core';
+import { whenCrashed } from './crash-signal';
 import type { NetworkRecorder } from './network-recorder';
 
 export interface SettleOptions {
@@ -104,8 +105,11 @@ export async function runStep<T>(
       timeoutMs,
     );
   });
+  const crashed = whenCrashed(client).then(
+    (): StepOutcome<T> => ({ ok: false, reason: `${what} failed: the page crashed` }),
+  );
   try {
-    return await Promise.race([call, timeout]);
+    return await Promise.race([call, timeout, crashed]);
   } finally {
     clearTimeout(timer);
   }
@@ -152,7 +156,7 @@ export async function waitForQuiet(
   for (;;) {
     const askedAt = Date.now();
     const left = end - askedAt;
-    const [idle, page] = await Promise.all([
+    const both = Promise.all([
       waitForIdle(network, settle, left),
       runStep<boolean>(
         client,
@@ -161,6 +165,10 @@ export async function waitForQuiet(
         'waiting for the page to be quiet',
       ),
     ]);
+    // A crashed page has nothing left to wait for (its requests may never be answered).
+    const outcome = await Promise.race([both, whenCrashed(client).then(() => null)]);
+    if (!outcome) return done(false);
+    const [idle, page] = outcome;
     if (!idle || !page.ok || page.value !== true) return done(false);
     // Quiet in the page while no request started since it was asked: both at once.
     if (network.lastActivity < askedAt) return done(true);
