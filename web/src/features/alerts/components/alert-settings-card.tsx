@@ -5,34 +5,16 @@ import {
   type AlertSettingsBody,
   alertSettingsBodySchema,
 } from '@csp/shared/schemas/alert-settings';
-import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { FormError } from '@/components/ui/form-error';
-import { toast } from '@/hooks/use-toast';
-import {
-  type FieldErrors,
-  focusFirstInvalid,
-  refusalMessage,
-  serverFormErrors,
-  validateForm,
-} from '@/lib/validation';
 import { useSaveAlertSettings } from '../api/alert-settings';
-import {
-  type AlertKindChoice,
-  AlertKindsFieldset,
-  AlertKindsSummary,
-  sameKinds,
-  toggledKinds,
-  typedDays,
-} from './alert-kinds-fields';
+import { AlertKindsFieldset, AlertKindsSummary, sameKinds } from './alert-kinds-fields';
+import { type AlertKindsValues, useAlertKindsForm } from './alert-kinds-form';
 import { PanelCardTitle } from './panel-card-title';
 
-interface Values {
-  kinds: AlertKindChoice[];
+interface Values extends AlertKindsValues {
   email: boolean;
-  /** As typed: validated (1–90) on Save. */
-  pendingDays: string;
 }
 
 const valuesOf = (s: AlertSettingsBody): Values => ({
@@ -74,56 +56,23 @@ export function AlertSettingsCard({
 
 function SettingsForm({ domainId, settings }: { domainId: string; settings: AlertSettings }) {
   const saved = valuesOf(settings);
-  const [values, setValues] = useState<Values>(saved);
-  const [errors, setErrors] = useState<FieldErrors>({});
   const save = useSaveAlertSettings(domainId);
+  const { values, setValues, errors, onSubmit, kindsFieldset } = useAlertKindsForm({
+    initial: saved,
+    schema: alertSettingsBodySchema,
+    save,
+    valuesOf,
+    savedToast: {
+      title: 'Alert settings saved',
+      description: 'Alerts of this domain follow them from now on.',
+    },
+    failedMessage: 'Failed to save the alert settings. Please try again.',
+  });
   const changed = !sameValues(values, saved);
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const result = validateForm(alertSettingsBodySchema, {
-      ...values,
-      // An empty field is no number at all: the schema's message then says what is expected.
-      pendingDays: typedDays(values.pendingDays),
-    });
-    if (!result.success) {
-      setErrors(result.errors);
-      focusFirstInvalid(form);
-      return;
-    }
-    setErrors({});
-    save.mutate(result.data, {
-      onSuccess: (next) => {
-        setValues(valuesOf(next));
-        toast({
-          title: 'Alert settings saved',
-          description: 'Alerts of this domain follow them from now on.',
-        });
-      },
-      onError: (error) => {
-        setErrors(serverFormErrors(error));
-        toast({
-          variant: 'destructive',
-          title: 'Error',
-          description: refusalMessage(error) ?? 'Failed to save the alert settings. Please try again.',
-        });
-      },
-    });
-  }
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="What alerts">
-      <AlertKindsFieldset
-        kinds={values.kinds}
-        pendingDays={values.pendingDays}
-        pendingDaysError={errors.pendingDays}
-        onToggle={(kind, on) => setValues((v) => ({ ...v, kinds: toggledKinds(v.kinds, kind, on) }))}
-        onPendingDays={(pendingDays) => {
-          setValues((v) => ({ ...v, pendingDays }));
-          setErrors((er) => ({ ...er, pendingDays: undefined }));
-        }}
-      />
+      <AlertKindsFieldset {...kindsFieldset} />
       <label className="flex cursor-pointer items-start gap-3 text-sm">
         <input
           type="checkbox"

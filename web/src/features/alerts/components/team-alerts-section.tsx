@@ -7,30 +7,16 @@ import {
   type TeamAlertSettingsBody,
   teamAlertSettingsBodySchema,
 } from '@csp/shared/schemas/team-alert-settings';
-import { type FormEvent, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormError } from '@/components/ui/form-error';
 import { Skeleton } from '@/components/ui/skeleton';
-import { toast } from '@/hooks/use-toast';
-import {
-  type FieldErrors,
-  focusFirstInvalid,
-  refusalMessage,
-  serverFormErrors,
-  validateForm,
-} from '@/lib/validation';
 import { teamScope } from '../api/alert-scope';
 import { useSaveTeamAlertSettings, useTeamAlertSettings } from '../api/team-alert-settings';
-import {
-  type AlertKindChoice,
-  AlertKindsFieldset,
-  AlertKindsSummary,
-  sameKinds,
-  toggledKinds,
-  typedDays,
-} from './alert-kinds-fields';
+import { AlertKindsFieldset, AlertKindsSummary, sameKinds } from './alert-kinds-fields';
+import { type AlertKindsValues, useAlertKindsForm } from './alert-kinds-form';
 import { PanelCardTitle } from './panel-card-title';
 import { WebhooksCard } from './webhooks-card';
 
@@ -101,9 +87,7 @@ export function TeamAlertsSection({
   );
 }
 
-interface Values {
-  kinds: AlertKindChoice[];
-  pendingDays: string;
+interface Values extends AlertKindsValues {
   recipients: string[];
 }
 
@@ -171,56 +155,24 @@ function TeamSettingsForm({
   members: readonly TeamMember[];
 }) {
   const saved = valuesOf(settings);
-  const [values, setValues] = useState<Values>(saved);
-  const [errors, setErrors] = useState<FieldErrors>({});
   const save = useSaveTeamAlertSettings(team);
+  const { values, setValues, errors, onSubmit, kindsFieldset } = useAlertKindsForm({
+    initial: saved,
+    schema: teamAlertSettingsBodySchema,
+    save,
+    valuesOf,
+    savedToast: {
+      title: "Team's alert settings saved",
+      description: "The team's domains that use them follow them from now on.",
+    },
+    failedMessage: "Failed to save the team's alert settings. Please try again.",
+  });
   // Never saved: saving the defaults as they are is a choice too (it makes them apply).
   const changed = !settings.saved || !sameValues(values, saved);
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const result = validateForm(teamAlertSettingsBodySchema, {
-      ...values,
-      pendingDays: typedDays(values.pendingDays),
-    });
-    if (!result.success) {
-      setErrors(result.errors);
-      focusFirstInvalid(form);
-      return;
-    }
-    setErrors({});
-    save.mutate(result.data, {
-      onSuccess: (next) => {
-        setValues(valuesOf(next));
-        toast({
-          title: "Team's alert settings saved",
-          description: "The team's domains that use them follow them from now on.",
-        });
-      },
-      onError: (error) => {
-        setErrors(serverFormErrors(error));
-        toast({
-          variant: 'destructive',
-          title: 'Error',
-          description: refusalMessage(error) ?? "Failed to save the team's alert settings. Please try again.",
-        });
-      },
-    });
-  }
-
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="What alerts the team">
-      <AlertKindsFieldset
-        kinds={values.kinds}
-        pendingDays={values.pendingDays}
-        pendingDaysError={errors.pendingDays}
-        onToggle={(kind, on) => setValues((v) => ({ ...v, kinds: toggledKinds(v.kinds, kind, on) }))}
-        onPendingDays={(pendingDays) => {
-          setValues((v) => ({ ...v, pendingDays }));
-          setErrors((er) => ({ ...er, pendingDays: undefined }));
-        }}
-      />
+      <AlertKindsFieldset {...kindsFieldset} />
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-2 text-sm font-medium">E-mail the alerts to</legend>
         {members.map((m) => (
