@@ -9,15 +9,15 @@ import { FIELD_HASH_LIMITS } from '@csp/shared/reports/limits';
 import type { Domain } from '@csp/shared/schemas/domain';
 import { digestVerdict, type FieldDigestCount } from '@csp/shared/watch/field-digests';
 import type { Db } from '../store/db';
-import { getScriptEntry } from '../store/script-inventory';
-import { raiseAndQueue } from './deliver';
+import { getScriptEntries } from '../store/script-inventory';
+import { type AlertRouting, alertRoutingOf, raiseAndQueue } from './deliver';
 
 const URL_CHARS = 200;
 
 /** The alerts raised (script key and digest of each), for the caller's log and tests. */
 export async function watchFieldDigests(
   db: Db,
-  domain: Pick<Domain, 'id' | 'name'>,
+  domain: Pick<Domain, 'id' | 'name' | 'userId'>,
   digests: readonly FieldDigestCount[],
   now = Date.now(),
 ): Promise<{ scriptKey: string; digest: string }[]> {
@@ -25,15 +25,16 @@ export async function watchFieldDigests(
     0,
     FIELD_HASH_LIMITS.scriptsReconciledPerBatch,
   );
-  const crawlDigest = new Map<string, string | null>();
-  for (const key of scriptKeys) {
-    crawlDigest.set(key, (await getScriptEntry(db, domain.id, key))?.sha256 ?? null);
-  }
+  const entries = await getScriptEntries(db, domain.id, scriptKeys);
+  const crawlDigest = new Map(scriptKeys.map((key) => [key, entries.get(key)?.sha256 ?? null]));
   const unknown = digests
     .filter((d) => crawlDigest.has(d.scriptKey))
     .filter((d) => digestVerdict(crawlDigest.get(d.scriptKey), d.digest) === 'unknown')
     .slice(0, FIELD_HASH_LIMITS.alertsPerBatch);
+  // The alert settings (the domain's or its team's) are read once, and only when there is an alert.
+  let routing: AlertRouting | undefined;
   for (const d of unknown) {
+    routing ??= await alertRoutingOf(db, domain);
     await raiseAndQueue(
       db,
       {
@@ -46,6 +47,7 @@ export async function watchFieldDigests(
         path: `/domains/${domain.id}#scripts`,
       },
       now,
+      routing,
     );
   }
   return unknown.map((d) => ({ scriptKey: d.scriptKey, digest: d.digest }));

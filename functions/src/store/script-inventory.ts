@@ -20,7 +20,7 @@ import {
   inventoryEntrySchema,
 } from '@csp/shared/watch/inventory';
 import * as z from 'zod';
-import { batchDelete, batchPut } from './batch';
+import { batchDelete, batchGet, batchPut } from './batch';
 import { type Db, isConditionFailure } from './db';
 import { newId } from './ids';
 import { itemReader } from './items';
@@ -292,6 +292,20 @@ export async function getScriptEntry(db: Db, domainId: string, key: string): Pro
     new GetCommand({ TableName: db.table, Key: scriptEntryKey(domainId, key), ConsistentRead: true }),
   );
   return res.Item ? entryFromItem(res.Item) : null;
+}
+
+/** Several scripts' entries in one read (BatchGetItem), by key; scripts without an entry are absent. */
+export async function getScriptEntries(
+  db: Db,
+  domainId: string,
+  keys: readonly string[],
+): Promise<Map<string, StoredEntry>> {
+  const items = await batchGet(
+    db,
+    keys.map((key) => scriptEntryKey(domainId, key)),
+    { consistent: true },
+  );
+  return new Map(items.map((item) => entryFromItem(item)).map((entry) => [entry.key, entry]));
 }
 
 export async function putScriptRule(db: Db, domainId: string, rule: AuthorizationRule): Promise<void> {
