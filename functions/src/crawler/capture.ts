@@ -409,9 +409,8 @@ export class TabCapture {
     // What the last actions started (requests, timers, animations) finishes before collecting. A page
     // that ended quiet with no request since acting started needs no more waiting (most pages).
     const endedQuiet = parsed?.success === true && parsed.data.quiet === true;
-    // A navigation the last action started (location.href in a click handler) reaches the network a moment
-    // after the page says it is quiet: give it that moment, or the page it leads to is never crawled.
-    if (endedQuiet) await new Promise((r) => setTimeout(r, 50));
+    // A navigation the last action started (location.href in a click handler) is in `opened` already: the
+    // page script saw it start, so no moment is waited for its request to reach the network.
     const { ms: quietMs } =
       endedQuiet && network.lastActivity < startedAt && network.pending(Date.now(), this.settle.stallMs) === 0
         ? { ms: 0 }

@@ -32,13 +32,18 @@ export const ACTION_QUIET_MAX_MS = 1_500;
  * animation still has all its controls tried (then without waiting), not a budget run out.
  */
 export const ACTION_QUIET_SHARE = 0.5;
+/** Pages a page's actions may lead to, at most (a script navigating on a timer must not flood the frontier). */
+export const MAX_OPENED = 100;
 
 export const interactionResultSchema = z.object({
   actions: z.number().int(),
   /** The time budget ran out before every candidate was tried (MAX_ACTIONS reached is not that). */
   exhausted: z.boolean(),
-  /** URLs the page tried to open in a new window (window.open), swallowed. */
-  opened: z.array(z.string()),
+  /**
+   * URLs the page tried to open: in a new window (window.open, swallowed) or in this one (a navigation it
+   * started, blocked by the capture). At most MAX_OPENED.
+   */
+  opened: z.array(z.string()).max(MAX_OPENED),
   /** The page was quiet (no DOM change, frame or short timer) when acting ended; absent without helpers. */
   quiet: z.boolean().optional(),
 });
@@ -49,6 +54,28 @@ export type InteractionResult = z.infer<typeof interactionResultSchema>;
  * deletes or signs out exists on real sites.
  */
 const DESTRUCTIVE_LABEL = String.raw`\b(delete|remove|destroy|erase|log ?out|sign ?out|unsubscribe|cancel (my )?(account|subscription)|buy|order|pay|checkout|purchase|confirm|submit|send|post|publish|like|follow|vote|report)\b`;
+
+/**
+ * Same-page paging controls, by label. A bare "More" is not paging: it is as often a menu, or a link
+ * dressed as a button. These are RegExp objects in Node and reach the page through their `source`: a
+ * regular expression written inside the page script's template literal loses its backslashes (`\s` there
+ * is just "s"), which once left "Next slide" and every page number unrecognised.
+ */
+export const NEXT_LABEL =
+  /^(next|next page|next slide|load more|show more|older|newer|older posts|newer posts|\u203a|\u00bb|\u2192|>|>>|\u276f|\u25b6)$/i;
+/** "next" as a word of an aria-label. */
+export const NEXT_WORD = /\bnext\b/i;
+/** "next" as one token of a `rel` or `class` (carousel-next, slick-next, next_btn). */
+export const NEXT_TOKEN = /(^|[\s_-])next([\s_-]|$)/i;
+/** A page number of a pagination. */
+export const PAGE_NUMBER = /^\d{1,3}$/;
+/** Runs of white space in a label. */
+const SPACES = /\s+/g;
+
+/** A regular expression as page-script source text. */
+function inPage(re: RegExp): string {
+  return `new RegExp(${JSON.stringify(re.source)}, ${JSON.stringify(re.flags)})`;
+}
 
 export interface InteractionOptions {
   maxActions?: number;
@@ -75,7 +102,20 @@ export function interactionSource(budgetMs: number, options: InteractionOptions 
   var actions = 0;
   // Dialogs would block the page's thread (and this script): answer them as a cautious visitor would.
   try { window.alert = function () {}; window.confirm = function () { return false; }; window.prompt = function () { return null; }; } catch (e) {}
-  try { window.open = function (u) { if (u) { try { opened.push(String(new URL(String(u), document.baseURI))); } catch (e) {} } return null; }; } catch (e) {}
+  try { window.open = function (u) { if (u && opened.length < ${MAX_OPENED}) { try { opened.push(String(new URL(String(u), document.baseURI))); } catch (e) {} } return null; }; } catch (e) {}
+  // A navigation the page starts (location.href in a click handler) is blocked by the capture, but its
+  // request may reach the network only after acting ended; the Navigation API (Chromium) names it the
+  // moment it starts. In-page changes (pushState, #hash), reloads, history moves and POSTed forms (writes,
+  // not pages) are not pages to crawl.
+  try {
+    if (window.navigation && typeof window.navigation.addEventListener === 'function') {
+      window.navigation.addEventListener('navigate', function (e) {
+        if (e.formData || e.hashChange || (e.navigationType !== 'push' && e.navigationType !== 'replace')) return;
+        if (!e.destination || e.destination.sameDocument || opened.length >= ${MAX_OPENED}) return;
+        opened.push(String(e.destination.url));
+      });
+    }
+  } catch (e) {}
   // Never submit: a click on a control inside a form must not send it (the capture blocks it as well).
   document.addEventListener('submit', function (e) { e.preventDefault(); }, true);
   // After each action the page's own reactions run: promise callbacks at once, and every few actions a
@@ -148,15 +188,18 @@ export function interactionSource(budgetMs: number, options: InteractionOptions 
   function all(selector) { return Array.prototype.slice.call(document.querySelectorAll(selector)); }
   // Same-page paging: "next" controls (by label, aria-label, rel or a carousel's class) pressed a few
   // times in a row, each press once the page is quiet again; then a few page numbers of a pagination.
-  // A bare "More" is not paging: it is as often a menu, or a link dressed as a button.
-  var NEXT_LABEL = /^(next|next page|next slide|load more|show more|older|newer|older posts|newer posts|\u203a|\u00bb|\u2192|>|>>|\u276f|\u25b6)$/i;
+  var NEXT_LABEL = ${inPage(NEXT_LABEL)};
+  var NEXT_WORD = ${inPage(NEXT_WORD)};
+  var NEXT_TOKEN = ${inPage(NEXT_TOKEN)};
+  var PAGE_NUMBER = ${inPage(PAGE_NUMBER)};
+  var SPACES = ${inPage(SPACES)};
   var PAGEABLE = 'button, [role="button"], a, input[type="button"]';
   function pagingLabel(el) {
-    return (el.getAttribute('aria-label') || el.getAttribute('title') || el.textContent || el.value || '').replace(/s+/g, ' ').trim().slice(0, 40);
+    return (el.getAttribute('aria-label') || el.getAttribute('title') || el.textContent || el.value || '').replace(SPACES, ' ').trim().slice(0, 40);
   }
   function isNext(el) {
-    return NEXT_LABEL.test(pagingLabel(el)) || /\bnext\b/i.test(el.getAttribute('aria-label') || '') ||
-      /(^|s)next(s|$)/i.test(el.getAttribute('rel') || '') || /(^|[s_-])next([s_-]|$)/i.test(el.getAttribute('class') || '');
+    return NEXT_LABEL.test(pagingLabel(el)) || NEXT_WORD.test(el.getAttribute('aria-label') || '') ||
+      NEXT_TOKEN.test(el.getAttribute('rel') || '') || NEXT_TOKEN.test(el.getAttribute('class') || '');
   }
   function usable(el) { return isSafe(el) && el.getAttribute('aria-disabled') !== 'true'; }
   async function pageThrough() {
@@ -176,7 +219,7 @@ export function interactionSource(budgetMs: number, options: InteractionOptions 
       }
     }
     var numbers = all('.pagination *, [class*="pagination" i] *, [aria-label*="pagination" i] *, [role="navigation"] *')
-      .filter(function (el) { return el.matches(PAGEABLE) && /^d{1,3}$/.test(pagingLabel(el)); });
+      .filter(function (el) { return el.matches(PAGEABLE) && PAGE_NUMBER.test(pagingLabel(el)); });
     for (var n = 0, pressed = 0; n < numbers.length && pressed < ${PAGING_CONTROLS}; n++) {
       if (!usable(numbers[n]) || done.has(numbers[n])) continue;
       pressed++;

@@ -25,6 +25,17 @@ beforeAll(async () => {
 <img src="/pane/lazy.png" loading="lazy" alt=""></div>`,
       },
       '/pane/lazy.png': { type: 'image/png', body: PIXEL_PNG },
+      // A carousel whose third slide shows an image: "Next slide" must be pressed as paging (twice and more),
+      // not once as any other button.
+      '/carousel': {
+        body: `<!doctype html><title>Carousel</title><div id="slide">1</div>
+<button type="button" class="carousel-control">Next slide</button>
+<script>var n = 1; document.querySelector('button').addEventListener('click', function () {
+  n++; document.getElementById('slide').textContent = n;
+  if (n === 3) { var img = new Image(); img.src = '/carousel/3.png'; document.body.appendChild(img); }
+});</script>`,
+      },
+      '/carousel/3.png': { type: 'image/png', body: PIXEL_PNG },
       '/spinner': {
         body: `<!doctype html><title>Spinner</title><div id="s">0</div>
 <script>(function spin(n) { document.getElementById('s').textContent = n; requestAnimationFrame(function () { spin(n + 1); }); })(0);</script>`,
@@ -72,6 +83,11 @@ describe('letting work finish', () => {
     const result = await visit('/paged');
     expect(result.incomplete).toBeUndefined();
     expect(urls(result)).toContain(`font-src ${sites.origins.main}/capture/fonts/page2.woff2 (after acting)`);
+  }, 60_000);
+
+  it('"Next slide" is pressed as paging: the third slide\'s image is captured', async () => {
+    const result = await visit('/carousel');
+    expect(urls(result)).toContain(`img-src ${sites.origins.main}/carousel/3.png (after acting)`);
   }, 60_000);
 
   it('a scrollable pane is scrolled through: its lazy image loads', async () => {
