@@ -29,7 +29,8 @@ describe('the page script', () => {
   const source = interactionSource(1_000, { helpers: 'null' });
   it('parses, and holds no control character (what "\\b" becomes in a template literal)', () => {
     expect(() => new Function(`return ${source}`)).not.toThrow();
-    expect(source).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    const controls = [...source].filter((c) => c.charCodeAt(0) < 0x20 && c !== '\n' && c !== '\t');
+    expect(controls).toEqual([]);
   });
   it('carries each regular expression as the Node one', () => {
     for (const re of [NEXT_LABEL, NEXT_WORD, NEXT_TOKEN, PAGE_NUMBER])
