@@ -1,5 +1,5 @@
 import { type Domain, INACTIVE_DOMAIN } from '@csp/shared/schemas/domain';
-import type { HTTPRequest, Page } from 'puppeteer-core';
+import type { HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import {
   clickText,
@@ -172,8 +172,20 @@ describe('signing out', () => {
     await t.page.waitForSelector('[data-testid="stat-card"]');
     await dismissAchievementOverlay(t.page);
     const toasts = await recordToasts(t.page);
+    // Every API read after Logout: the screen being left must not read its data again (answered 401). A slow
+    // CPU widens the moment between the answer and the navigation, as a loaded machine once did.
+    const reads: string[] = [];
+    const onResponse = (r: HTTPResponse) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/api/') && path !== '/api/logout') reads.push(`${r.status()} ${path}`);
+    };
+    await t.page.emulateCPUThrottling(8);
+    t.page.on('response', onResponse);
     await clickText(t.page, 'button', 'Logout');
     await waitForPath(t.page, '/auth');
+    t.page.off('response', onResponse);
+    await t.page.emulateCPUThrottling(null);
+    expect(reads.filter((r) => r.startsWith('401'))).toEqual([]);
     await t.page.waitForSelector('form[aria-label="Sign in"]');
     await sleep(800); // past the protected screen's 500 ms redirect
     expect(await toasts()).toEqual([]);

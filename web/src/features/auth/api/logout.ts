@@ -1,21 +1,30 @@
-// POST /api/logout: on success the whole client cache is cleared (the caller then goes to /auth).
+// POST /api/logout: on success the caller goes to /auth, then the whole client cache is cleared.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, apiRequest } from '@/lib/api-client';
+import { userQueryKey } from '@/lib/query-keys';
 import { markSignedOut } from '@/lib/signed-out';
 
 export function logout() {
   return apiRequest(api.logout.$post());
 }
 
-export function useLogout(options: { onSuccess?: () => void; onError?: (error: Error) => void } = {}) {
+export function useLogout(
+  options: { onSuccess?: () => void | Promise<void>; onError?: (error: Error) => void } = {},
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: logout,
-    onSuccess: () => {
+    onSuccess: async () => {
       // Signed out on purpose: the protected screen being left must not toast 'Unauthorized'.
       markSignedOut();
+      // The user is gone first, so the signed-in screens unmount (the protected frame shows its redirect
+      // line); the cache is cleared once the navigation is done. Cleared before, a screen still mounted
+      // (the navigation is a transition, and /auth may still be loading) would read its data again and be
+      // answered 401.
+      queryClient.setQueryData(userQueryKey, null);
+      await options.onSuccess?.();
       queryClient.clear();
-      options.onSuccess?.();
+      queryClient.setQueryData(userQueryKey, null);
     },
     onError: (error) => options.onError?.(error),
   });

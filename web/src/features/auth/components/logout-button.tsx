@@ -8,6 +8,7 @@ import { useLogout } from '../api/logout';
 export function useLogoutAction() {
   const navigate = useNavigate();
   const logoutMutation = useLogout({
+    // Awaited: the cache is cleared once the navigation is done.
     onSuccess: () => navigate('/auth', { replace: true }),
     onError: (error) => {
       console.error('Logout failed', error);
