@@ -5,7 +5,9 @@
 // reports without uploading them, so the test reads them over CDP (Network.reportingApiReportAdded) and
 // posts them to the real report endpoint as Chromium would. The inventory is seeded through the store with
 // the crawl's SHA-256 of each script: app.js with the bytes the site serves (match), lib.js with an older
-// version's (the field's digest is one no crawl saw: an alert). The Scripts panel shows both.
+// version's (the field's digest is one no crawl saw: an alert), vendor.js with a newer version's and the
+// served one in its history (a visitor's cached copy from before the update: an earlier crawl saw it, no
+// alert). The Scripts panel shows all three.
 // With SHOTS_DIR set it saves the panel at 1440 and 390 px there.
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -26,6 +28,9 @@ const APP_JS = 'window.app = 1;';
 const LIB_JS = 'window.lib = 2;';
 /** What the crawl read at lib.js before the site changed it (the field runs LIB_JS). */
 const LIB_JS_CRAWLED = 'window.lib = 1;';
+/** vendor.js as the visitors' cache still holds it (what the site serves here), and as the last crawl read it. */
+const VENDOR_JS = 'window.vendor = 3;';
+const VENDOR_JS_UPDATED = 'window.vendor = 4;';
 const sha256 = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
 
 let site: Server;
@@ -35,9 +40,10 @@ let domain: { id: string; uuid: string };
 
 beforeAll(async () => {
   site = createServer((req, res) => {
-    if (req.url === '/app.js' || req.url === '/lib.js') {
+    const scripts: Record<string, string> = { '/app.js': APP_JS, '/lib.js': LIB_JS, '/vendor.js': VENDOR_JS };
+    if (req.url && req.url in scripts) {
       res.writeHead(200, { 'content-type': 'text/javascript' });
-      res.end(req.url === '/app.js' ? APP_JS : LIB_JS);
+      res.end(scripts[req.url]);
       return;
     }
     const endpoints = { 'reporting-endpoints': `g="${reportUri}"` };
@@ -56,7 +62,7 @@ beforeAll(async () => {
       ...endpoints,
     });
     res.end(
-      '<!doctype html><title>Shop</title><script src="/app.js"></script><script src="/lib.js"></script><h1>Shop</h1>',
+      '<!doctype html><title>Shop</title><script src="/app.js"></script><script src="/lib.js"></script><script src="/vendor.js"></script><h1>Shop</h1>',
     );
   });
   await new Promise<void>((ok) => site.listen(0, '127.0.0.1', ok));
@@ -82,9 +88,21 @@ beforeAll(async () => {
     authorization: null,
     seenBy: 'crawl',
   });
+  const vendor = crawled('/vendor.js', VENDOR_JS_UPDATED);
+  // Two crawls: the first read the version visitors still have, the last the update.
+  vendor.digests = [
+    {
+      digest: 'sha384-vendor-3',
+      sha256: sha256(VENDOR_JS),
+      firstSeen: '2026-11-10T09:00:00.000Z',
+      lastSeen: '2026-11-10T09:00:00.000Z',
+    },
+    { digest: vendor.digest!, sha256: vendor.sha256!, firstSeen: at, lastSeen: at },
+  ];
   await putScriptEntries(t.server.deps.db, domain.id, [
     { entry: crawled('/app.js', APP_JS), rev: null },
     { entry: crawled('/lib.js', LIB_JS_CRAWLED), rev: null },
+    { entry: vendor, rev: null },
   ]);
 });
 
@@ -163,8 +181,8 @@ async function screenshots(page: Page, name: string) {
 
 describe('field hashes from a real browser', () => {
   it("csp-hash reports of 'report-sha256' arrive, are counted and reconciled, and content no crawl saw is an alert", async () => {
-    const queued = await reportsOf('/', 2);
-    expect(queued.map((r) => r.type)).toEqual(['csp-hash', 'csp-hash']);
+    const queued = await reportsOf('/', 3);
+    expect(queued.map((r) => r.type)).toEqual(['csp-hash', 'csp-hash', 'csp-hash']);
     // The body as Chromium writes it (the CSP3 draft's shape).
     expect(queued.find((r) => String(r.body.subresourceURL).endsWith('/app.js'))?.body).toEqual({
       destination: 'script',
@@ -183,6 +201,10 @@ describe('field hashes from a real browser', () => {
     expect(of('/lib.js')).toMatchObject({
       crawlSha256: sha256(LIB_JS_CRAWLED),
       digests: [{ digest: sha256(LIB_JS), count: 1, verdict: 'unknown' }],
+    });
+    expect(of('/vendor.js')).toMatchObject({
+      crawlSha256: sha256(VENDOR_JS_UPDATED),
+      digests: [{ digest: sha256(VENDOR_JS), count: 1, verdict: 'earlier' }],
     });
 
     const alerts = (await (await t.client.get(`/api/domains/${domain.id}/alerts`)).json()) as {
@@ -222,13 +244,16 @@ describe('field hashes from a real browser', () => {
         `${siteUrl}${path}`,
       );
     await t.page.waitForFunction(
-      () => document.querySelectorAll('[data-testid="field-digests"]').length === 2,
+      () => document.querySelectorAll('[data-testid="field-digests"]').length === 3,
     );
     expect(await rowText('/lib.js')).toContain('Field: 1 digest, 1 unknown');
     expect(await rowText('/lib.js')).toContain("1 visitor's browser reported it without integrity");
     expect(await rowText('/app.js')).toContain('Field: 1 digest');
     expect(await rowText('/app.js')).not.toContain('unknown');
     expect(await rowText('/app.js')).toContain('Matches the crawl');
+    expect(await rowText('/vendor.js')).toContain('Field: 1 digest');
+    expect(await rowText('/vendor.js')).not.toContain('unknown');
+    expect(await rowText('/vendor.js')).not.toContain('Content no crawl saw');
 
     const unknownRow = await t.page.$('[data-testid="field-digests"][data-unknown="1"] button');
     await unknownRow!.click();
@@ -236,6 +261,14 @@ describe('field hashes from a real browser', () => {
     const listed = await t.page.$eval('[data-verdict="unknown"]', (el) => el.textContent ?? '');
     expect(listed).toContain('A digest no crawl saw');
     expect(listed).toContain('1 report');
+    const vendorRow = await t.page.$$eval('[data-testid="field-digests"]', (els) =>
+      els.findIndex((el) => el.closest('[data-testid="script-row"]')?.textContent?.includes('/vendor.js')),
+    );
+    await (await t.page.$$('[data-testid="field-digests"] button'))[vendorRow]!.click();
+    await t.page.waitForSelector('[data-verdict="earlier"]');
+    expect(await t.page.$eval('[data-verdict="earlier"]', (el) => el.textContent ?? '')).toContain(
+      'An earlier crawl saw it',
+    );
     await screenshots(t.page, 'field-digests');
   });
 });

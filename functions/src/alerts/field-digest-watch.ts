@@ -1,5 +1,6 @@
 // Field digests against the crawl, after the report consumer counted them: each digest visitors' browsers
-// reported for a script whose crawl digest is known and different is content no crawl saw (served to some
+// reported for a script whose crawl digest is known and different, and that no earlier crawl saw either (a
+// visitor's cached copy from before an update is not an alert), is content no crawl saw (served to some
 // visitors only, or tampered): an alert, grouped per script and digest (its reports again are counted, not
 // sent again). A script without a crawl digest (only the field reported it, or the crawl did not read its
 // body) raises nothing: there is nothing to compare with (see digestVerdict).
@@ -7,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { ALERT_KIND_TITLES } from '@csp/shared/alerts/alert';
 import { FIELD_HASH_LIMITS } from '@csp/shared/reports/limits';
 import type { Domain } from '@csp/shared/schemas/domain';
-import { digestVerdict, type FieldDigestCount } from '@csp/shared/watch/field-digests';
+import { crawlDigestsOf, digestVerdict, type FieldDigestCount } from '@csp/shared/watch/field-digests';
 import type { Db } from '../store/db';
 import { getScriptEntries } from '../store/script-inventory';
 import { type AlertRouting, alertRoutingOf, raiseAndQueue } from './deliver';
@@ -26,10 +27,9 @@ export async function watchFieldDigests(
     FIELD_HASH_LIMITS.scriptsReconciledPerBatch,
   );
   const entries = await getScriptEntries(db, domain.id, scriptKeys);
-  const crawlDigest = new Map(scriptKeys.map((key) => [key, entries.get(key)?.sha256 ?? null]));
+  const crawl = new Map(scriptKeys.map((key) => [key, crawlDigestsOf(entries.get(key))]));
   const unknown = digests
-    .filter((d) => crawlDigest.has(d.scriptKey))
-    .filter((d) => digestVerdict(crawlDigest.get(d.scriptKey), d.digest) === 'unknown')
+    .filter((d) => digestVerdict(crawl.get(d.scriptKey), d.digest) === 'unknown')
     .slice(0, FIELD_HASH_LIMITS.alertsPerBatch);
   // The alert settings (the domain's or its team's) are read once, and only when there is an alert.
   let routing: AlertRouting | undefined;
@@ -43,7 +43,7 @@ export async function watchFieldDigests(
         kind: 'field-digest',
         // A script key is a URL of up to 2 KB: the cause is its digest with the reported one.
         cause: createHash('sha256').update(`${d.scriptKey}\n${d.digest}`).digest('base64url'),
-        summary: `${ALERT_KIND_TITLES['field-digest']}: ${d.scriptKey.slice(0, URL_CHARS)} ran as ${d.digest}, the crawl saw ${crawlDigest.get(d.scriptKey)}`,
+        summary: `${ALERT_KIND_TITLES['field-digest']}: ${d.scriptKey.slice(0, URL_CHARS)} ran as ${d.digest}, the crawl saw ${crawl.get(d.scriptKey)?.current}`,
         path: `/domains/${domain.id}#scripts`,
       },
       now,

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldReport } from '../schemas/field-report';
-import { aggregateFieldReports, digestVerdict, fieldDigestList } from './field-digests';
+import { aggregateFieldReports, crawlDigestsOf, digestVerdict, fieldDigestList } from './field-digests';
 
 const A = `sha256-${'A'.repeat(43)}=`;
 const B = `sha256-${'B'.repeat(42)}A=`;
+const C = `sha256-${'C'.repeat(42)}A=`;
 
 const hash = (scriptUrl: string, digest: string, reportedAt: string): FieldReport => ({
   kind: 'hash',
@@ -15,10 +16,31 @@ const hash = (scriptUrl: string, digest: string, reportedAt: string): FieldRepor
 
 describe('field digests', () => {
   it('judges a digest against the crawl: match, unknown, or unverified when no crawl digest is known', () => {
-    expect(digestVerdict(A, A)).toBe('match');
-    expect(digestVerdict(A, B)).toBe('unknown');
-    expect(digestVerdict(null, B)).toBe('unverified');
+    expect(digestVerdict({ current: A, earlier: [] }, A)).toBe('match');
+    expect(digestVerdict({ current: A, earlier: [] }, B)).toBe('unknown');
+    expect(digestVerdict({ current: null, earlier: [] }, B)).toBe('unverified');
     expect(digestVerdict(undefined, B)).toBe('unverified');
+  });
+
+  it("a digest an earlier crawl computed is 'earlier' (a cached copy from before an update), not unknown", () => {
+    expect(digestVerdict({ current: A, earlier: [B] }, B)).toBe('earlier');
+    expect(digestVerdict({ current: A, earlier: [B] }, C)).toBe('unknown');
+    // The last crawl did not read the body: what an earlier one read still counts.
+    expect(digestVerdict({ current: null, earlier: [B] }, B)).toBe('earlier');
+    expect(digestVerdict({ current: null, earlier: [B] }, C)).toBe('unverified');
+  });
+
+  it("reads the crawls' digests from an inventory entry: the current one, and the history's others", () => {
+    const entry = {
+      sha256: A,
+      digests: [
+        { digest: 'sha384-old', sha256: B, firstSeen: 't1', lastSeen: 't1' },
+        { digest: 'sha384-unread', firstSeen: 't2', lastSeen: 't2' },
+        { digest: 'sha384-now', sha256: A, firstSeen: 't3', lastSeen: 't3' },
+      ],
+    };
+    expect(crawlDigestsOf(entry)).toEqual({ current: A, earlier: [B] });
+    expect(crawlDigestsOf(undefined)).toEqual({ current: null, earlier: [] });
   });
 
   it('counts per script (its URL without fragment, as the inventory keys it) and digest, with first and last seen', () => {
@@ -92,7 +114,7 @@ describe('field digests', () => {
         ],
         otherScriptReports: 4,
       },
-      (key) => (key === 'https://c.example/c.js' ? null : A),
+      (key) => ({ current: key === 'https://c.example/c.js' ? null : A, earlier: [] }),
     );
     expect(list.otherScriptReports).toBe(4);
     expect(list.scripts.map((s) => [s.key, s.digests.map((d) => d.verdict)])).toEqual([

@@ -1,23 +1,44 @@
 // Field hashes against the crawl: what visitors' browsers reported running (csp-hash: the SHA-256 of each
 // script; integrity-violation: a script loaded without integrity), counted per script and digest, and
 // each digest judged against the SHA-256 the last crawl computed for that script (the inventory entry's
-// `sha256`). Pure: the report consumer writes the counts and raises the alerts, the API answers the list.
+// `sha256`) and those earlier crawls did (its digest history). Pure: the report consumer writes the counts and raises the alerts, the API answers the list.
 import * as z from 'zod';
 import type { FieldReport } from '../schemas/field-report';
 import { fieldScriptKey } from './inventory';
 
 /**
- * match       the crawl computed this digest for the script
- * unknown     the crawl computed another one: content served to some visitors only, or tampered (alert)
+ * match       the last crawl computed this digest for the script
+ * earlier     an earlier crawl did (the inventory's digest history): a visitor's cached copy from before
+ *             the vendor's update, or a rollback; content a crawl saw, so not an alert
+ * unknown     the crawl computed another one and no crawl ever this one: content served to some visitors
+ *             only, or tampered (alert)
  * unverified  no crawl digest to compare with (a script only the field reported, or one whose body the
- *             crawl did not read): not an alert, or every script would alert the day report-sha256 is on
+ *             last crawl did not read): not an alert, or every script would alert the day report-sha256 is on
  */
-export const DIGEST_VERDICTS = ['match', 'unknown', 'unverified'] as const;
+export const DIGEST_VERDICTS = ['match', 'earlier', 'unknown', 'unverified'] as const;
 export type DigestVerdict = (typeof DIGEST_VERDICTS)[number];
 
-export function digestVerdict(crawlSha256: string | null | undefined, digest: string): DigestVerdict {
-  if (!crawlSha256) return 'unverified';
-  return crawlSha256 === digest ? 'match' : 'unknown';
+/** What the crawls computed for one script: the last crawl's SHA-256, and earlier crawls' ones. */
+export interface CrawlDigests {
+  current: string | null;
+  earlier: readonly string[];
+}
+
+/** A script's crawl digests from its inventory entry (absent: no crawl saw it). */
+export function crawlDigestsOf(
+  entry:
+    | { sha256?: string | null | undefined; digests: readonly { sha256?: string | undefined }[] }
+    | undefined,
+): CrawlDigests {
+  const current = entry?.sha256 ?? null;
+  const earlier = (entry?.digests ?? []).flatMap((d) => (d.sha256 && d.sha256 !== current ? [d.sha256] : []));
+  return { current, earlier };
+}
+
+export function digestVerdict(crawl: CrawlDigests | null | undefined, digest: string): DigestVerdict {
+  if (!crawl?.current) return crawl?.earlier.includes(digest) ? 'earlier' : 'unverified';
+  if (crawl.current === digest) return 'match';
+  return crawl.earlier.includes(digest) ? 'earlier' : 'unknown';
 }
 
 export interface FieldDigestCount {
@@ -100,7 +121,7 @@ export type FieldDigest = z.infer<typeof fieldDigestSchema>;
 
 export const fieldScriptSchema = z.object({
   key: z.string(),
-  /** The crawl's SHA-256 of the script (null: none known). */
+  /** The last crawl's SHA-256 of the script (null: none known). */
   crawlSha256: z.string().nullable(),
   digests: z.array(fieldDigestSchema),
   /** Reports of further digests, beyond the per-script cap: counted, not kept one by one. */
@@ -136,21 +157,21 @@ export interface CountedFieldScript {
   digests: { digest: string; count: number; firstSeen: string; lastSeen: string }[];
 }
 
-const VERDICT_ORDER: Record<DigestVerdict, number> = { unknown: 0, unverified: 1, match: 2 };
+const VERDICT_ORDER: Record<DigestVerdict, number> = { unknown: 0, unverified: 1, earlier: 2, match: 3 };
 
 /**
- * The list the API answers: every script with its digests judged against `crawlSha256(key)`; scripts with
+ * The list the API answers: every script with its digests judged against `crawlDigests(key)`; scripts with
  * a digest no crawl saw first, then the rest by URL; each script's digests most reported first.
  */
 export function fieldDigestList(
   counted: { scripts: readonly CountedFieldScript[]; otherScriptReports: number },
-  crawlSha256: (key: string) => string | null,
+  crawlDigests: (key: string) => CrawlDigests,
 ): FieldDigestList {
   const scripts: FieldScript[] = counted.scripts.map(({ script: i, digests }) => {
-    const crawl = crawlSha256(i.key);
+    const crawl = crawlDigests(i.key);
     return {
       key: i.key,
-      crawlSha256: crawl,
+      crawlSha256: crawl.current,
       digests: digests
         .map((d) => ({ ...d, verdict: digestVerdict(crawl, d.digest) }))
         .sort((a, b) => VERDICT_ORDER[a.verdict] - VERDICT_ORDER[b.verdict] || b.count - a.count),

@@ -70,6 +70,21 @@ describe('reconcileInventory', () => {
     expect(entry.digests.map((d) => d.digest)).toEqual(['sha384-A', 'sha384-B']);
   });
 
+  it("keeps each content's SHA-256 in the history (field digests of an earlier version are told apart)", () => {
+    const first = reconcileInventory([], run('2026-11-01', s(APP, 'sha384-A', { sha256: 'sha256-a' })), []);
+    // A run that did not read the body keeps what an earlier one read of the same content.
+    const again = reconcileInventory(first.entries, run('2026-11-04', s(APP, 'sha384-A')), []);
+    const next = reconcileInventory(
+      again.entries,
+      run('2026-11-08', s(APP, 'sha384-B', { sha256: 'sha256-b' })),
+      [],
+    );
+    expect(next.entries[0]!.digests).toEqual([
+      { digest: 'sha384-A', sha256: 'sha256-a', firstSeen: '2026-11-01', lastSeen: '2026-11-04' },
+      { digest: 'sha384-B', sha256: 'sha256-b', firstSeen: '2026-11-08', lastSeen: '2026-11-08' },
+    ]);
+  });
+
   it('lets a URL-pattern rule authorize new versions, and content changes only when it says any content', () => {
     const versions: AuthorizationRule = {
       id: 'r1',

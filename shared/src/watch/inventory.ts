@@ -50,8 +50,19 @@ export const inventoryEntrySchema = z.object({
   cors: z.boolean().nullable().optional(),
   /** The last crawl saw it included with an integrity attribute on every page (absent: not recorded). */
   integrity: z.boolean().optional(),
+  /**
+   * The contents seen over runs, oldest first, each with its `sha256` when the crawl read it: a field
+   * digest of an earlier content is a visitor's cached copy or a rollback, not content no crawl saw.
+   */
   digests: z
-    .array(z.object({ digest: z.string(), firstSeen: z.string(), lastSeen: z.string() }))
+    .array(
+      z.object({
+        digest: z.string(),
+        sha256: z.string().optional(),
+        firstSeen: z.string(),
+        lastSeen: z.string(),
+      }),
+    )
     .max(DIGEST_HISTORY),
   pages: z.array(z.string()).max(WATCH_LIMITS.pagesPerScript),
   pageCount: z.number().int().nonnegative(),
@@ -87,10 +98,21 @@ function fromRule(rule: AuthorizationRule, digest: string | null): Authorization
   };
 }
 
-function withDigest(entry: InventoryEntry, digest: string, at: string): InventoryEntry['digests'] {
-  const known = entry.digests.find((d) => d.digest === digest);
-  const rest = entry.digests.filter((d) => d.digest !== digest);
-  return [...rest, { digest, firstSeen: known?.firstSeen ?? at, lastSeen: at }].slice(-DIGEST_HISTORY);
+/** One content of the history: its SHA-384, and its SHA-256 when a crawl read it. */
+function historyItem(script: WatchedScript, at: string, known?: InventoryEntry['digests'][number]) {
+  const sha256 = script.sha256 ?? known?.sha256;
+  return {
+    digest: script.digest,
+    ...(sha256 ? { sha256 } : {}),
+    firstSeen: known?.firstSeen ?? at,
+    lastSeen: at,
+  };
+}
+
+function withDigest(entry: InventoryEntry, script: WatchedScript, at: string): InventoryEntry['digests'] {
+  const known = entry.digests.find((d) => d.digest === script.digest);
+  const rest = entry.digests.filter((d) => d.digest !== script.digest);
+  return [...rest, historyItem(script, at, known)].slice(-DIGEST_HISTORY);
 }
 
 /** Whether the authorization covers content `digest` (unknown content is covered only by any-content rules). */
@@ -117,7 +139,7 @@ export function reconcileInventory(
       out.push({
         ...observed,
         firstSeen: at,
-        digests: [{ digest: script.digest, firstSeen: at, lastSeen: at }],
+        digests: [historyItem(script, at)],
         state: rule ? 'authorized' : 'pending',
         authorization: rule ? fromRule(rule, script.digest) : null,
       });
@@ -142,7 +164,7 @@ export function reconcileInventory(
     out.push({
       ...observed,
       firstSeen: old.firstSeen,
-      digests: withDigest(old, script.digest, at),
+      digests: withDigest(old, script, at),
       state,
       authorization,
     });

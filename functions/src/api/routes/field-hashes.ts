@@ -1,7 +1,7 @@
 // GET /api/domains/:id/scripts/field-hashes: what visitors' browsers reported about the domain's scripts
-// (csp-hash digests, integrity violations), each digest judged against the crawl's SHA-256 of the script.
+// (csp-hash digests, integrity violations), each digest judged against the SHA-256 the crawls computed for the script.
 // Read like the script inventory: the owner and the owner's team; anyone else gets 404.
-import { type FieldDigestList, fieldDigestList } from '@csp/shared/watch/field-digests';
+import { crawlDigestsOf, type FieldDigestList, fieldDigestList } from '@csp/shared/watch/field-digests';
 import { Hono } from 'hono';
 import { loadFieldHashes } from '../../store/field-hashes';
 import { loadInventory } from '../../store/script-inventory';
@@ -19,8 +19,8 @@ export const domainFieldHashRoutes = new Hono<ApiEnv>().get(
       loadFieldHashes(db, domain.id),
       loadInventory(db, domain.id),
     ]);
-    const crawl = new Map(inventory.entries.map((e) => [e.key, e.sha256 ?? null]));
-    const list: FieldDigestList = fieldDigestList(field, (key) => crawl.get(key) ?? null);
+    const entries = new Map(inventory.entries.map((e) => [e.key, e]));
+    const list: FieldDigestList = fieldDigestList(field, (key) => crawlDigestsOf(entries.get(key)));
     return c.json(list);
   },
 );

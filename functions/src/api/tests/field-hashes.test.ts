@@ -207,6 +207,34 @@ describe('field hashes', () => {
     expect(await alerts(client, domain.id)).toHaveLength(1);
   });
 
+  it("a digest an earlier crawl saw (a visitor's copy from before the vendor's update) is 'earlier', no alert", async () => {
+    const { client, domain } = await ownerWithDomain();
+    const before = sha256('lib 3.6');
+    const entry = crawled(LIB, LIB_CRAWLED);
+    const at = '2026-11-10T09:00:00.000Z';
+    // The inventory's history: the content two crawls ago, and the content now (as reconcileInventory keeps it).
+    entry.digests = [
+      { digest: 'sha384-lib-3.6', sha256: before, firstSeen: at, lastSeen: at },
+      { digest: entry.digest!, sha256: LIB_CRAWLED, firstSeen: entry.firstSeen, lastSeen: entry.lastSeen },
+    ];
+    await putScriptEntries(server.deps.db, domain.id, [{ entry, rev: null }]);
+    const res = await send(domain.uuid, [
+      hashReport(LIB, before),
+      hashReport(LIB, LIB_TAMPERED, `${SITE}/b`),
+    ]);
+    expect(res.status).toBe(204);
+    const lib = (await fieldHashes(client, domain.id)).scripts.find((s) => s.key === LIB);
+    expect(lib?.digests.map((d) => [d.digest, d.verdict])).toEqual([
+      [LIB_TAMPERED, 'unknown'],
+      [before, 'earlier'],
+    ]);
+    // Only the content no crawl ever saw alerts.
+    const raised = await alerts(client, domain.id);
+    expect(raised).toHaveLength(1);
+    expect(raised[0]!.summary).toContain(LIB_TAMPERED);
+    expect(raised[0]!.summary).not.toContain(before);
+  });
+
   it('refuses a batch with a bad digest as a whole (400) and counts nothing of it', async () => {
     const { client, domain } = await ownerWithDomain();
     const bad = await send(domain.uuid, [hashReport(APP, APP_DIGEST), hashReport(APP, 'sha256-short=')]);

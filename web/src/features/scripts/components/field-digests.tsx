@@ -1,7 +1,7 @@
 // What visitors' browsers reported about one script: the SHA-256 digests they ran ('report-sha256'), each
-// against the crawl's ("matches the crawl", or "a digest no crawl saw": content served to some visitors only,
-// or tampered), and how many loaded it without integrity (Integrity-Policy). A compact line on the row,
-// the digests on expand. Nothing is shown for a script no visitor reported.
+// against the crawls' ("matches the crawl", "an earlier crawl saw it": a cached copy from before an update,
+// or "a digest no crawl saw": content served to some visitors only, or tampered), and how many loaded it
+// without integrity (Integrity-Policy). A compact line on the row, the digests on expand. Nothing is shown for a script no visitor reported.
 import type { DigestVerdict, FieldScript } from '@csp/shared/watch/field-digests';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useId, useState } from 'react';
@@ -12,6 +12,8 @@ import { shortDigest } from '../utils/labels';
 
 const VERDICTS: Record<DigestVerdict, { label: string; variant: BadgeVariant }> = {
   match: { label: 'Matches the crawl', variant: 'success' },
+  // A visitor's cached copy from before the vendor's update (or a rollback): content a crawl did see.
+  earlier: { label: 'An earlier crawl saw it', variant: 'secondary' },
   unknown: { label: 'A digest no crawl saw', variant: 'destructive' },
   unverified: { label: 'No crawl digest to compare', variant: 'secondary' },
 };
@@ -86,7 +88,7 @@ function FieldSummary({ script }: { script: FieldScript }) {
           ) : null}
           {script.crawlSha256 ? (
             <li className="text-muted-foreground">
-              The crawl saw <span className="break-all font-mono">{script.crawlSha256}</span>
+              The last crawl saw <span className="break-all font-mono">{script.crawlSha256}</span>
             </li>
           ) : null}
         </ul>
