@@ -5,7 +5,7 @@
 // the audits that cost points, and the initial JavaScript gzipped, each against its target. A benchmark:
 // it reports, it does not fail. Only loopback traffic: every request a page made is checked.
 // Run: npm run bench:web   (FORM_FACTOR=desktop for Lighthouse's desktop settings; mobile by default;
-// LIGHTHOUSE_JSON_DIR=<dir> to keep each page's report)
+// LIGHTHOUSE_JSON_DIR=<dir> to keep each page's report; LIGHTHOUSE_PAGES=domain,/auth for only those)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -153,7 +153,9 @@ try {
   console.log(
     `\nLighthouse ${desktop ? 'desktop' : 'mobile (its default: simulated slow 4G, 4× CPU)'}, target ≥ ${SCORE_TARGET} each`,
   );
-  for (const p of pages) {
+  // LIGHTHOUSE_PAGES=domain,dashboard measures only those (while working on one screen).
+  const only = process.env.LIGHTHOUSE_PAGES?.split(',').map((n) => n.trim());
+  for (const p of pages.filter((page) => !only || only.includes(page.name))) {
     // The browser holds the session as after a sign-in (its cookies, the readable signed-in marker
     // included; Lighthouse's storage reset keeps cookies); the visitor pages come first, without them.
     if (p.signedIn) {

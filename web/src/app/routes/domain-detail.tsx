@@ -6,6 +6,7 @@ import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { SearchX } from 'lucide-react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { DeferredMount } from '@/components/layouts/deferred-mount';
 import { Alert } from '@/components/ui/alert';
 import { BackLink } from '@/components/ui/back-link';
 import { buttonVariants } from '@/components/ui/button';
@@ -150,34 +151,36 @@ export function DomainDetailRoute() {
           <SecurityHistoryCard points={securityHistory(list)} />
         </div>
       </div>
-      <RulesGeneratorPanel
-        key={d.id}
-        domainId={d.id}
-        analyses={list}
-        readOnly={readOnly}
-        loadSuggestions={getReportSuggestions}
-      />
-      <ScriptsPanel domainId={d.id} readOnly={readOnly} />
-      <section aria-labelledby="domain-changes-title" className="flex min-w-0 flex-col gap-4">
-        <h2 id="domain-changes-title" className="text-lg font-semibold tracking-tight">
-          Changes
-        </h2>
-        <ChangesPanel domainId={d.id} />
-      </section>
-      <ReportsPanel domainId={d.id} readOnly={readOnly} />
-      {/* Monitoring: when the domain is analysed again on its own, and what alerts whom. */}
-      <section aria-labelledby="domain-monitoring-title" className="flex min-w-0 flex-col gap-4">
-        <h2 id="domain-monitoring-title" className="text-lg font-semibold tracking-tight">
-          Monitoring
-        </h2>
-        <ScheduleCard domainId={d.id} domainUrl={d.url} readOnly={readOnly} inactive={!d.isActive} />
-        <section aria-labelledby="domain-alerts-title" className="flex min-w-0 flex-col gap-4">
-          <h3 id="domain-alerts-title" className="text-base font-semibold tracking-tight">
-            Alerts
-          </h3>
-          <AlertsPanel domainId={d.id} readOnly={readOnly} />
+      <DeferredMount fallback={<Skeleton className="h-96 w-full rounded-xl" />}>
+        <RulesGeneratorPanel
+          key={d.id}
+          domainId={d.id}
+          analyses={list}
+          readOnly={readOnly}
+          loadSuggestions={getReportSuggestions}
+        />
+        <ScriptsPanel domainId={d.id} readOnly={readOnly} />
+        <section aria-labelledby="domain-changes-title" className="flex min-w-0 flex-col gap-4">
+          <h2 id="domain-changes-title" className="text-lg font-semibold tracking-tight">
+            Changes
+          </h2>
+          <ChangesPanel domainId={d.id} />
         </section>
-      </section>
+        <ReportsPanel domainId={d.id} readOnly={readOnly} />
+        {/* Monitoring: when the domain is analysed again on its own, and what alerts whom. */}
+        <section aria-labelledby="domain-monitoring-title" className="flex min-w-0 flex-col gap-4">
+          <h2 id="domain-monitoring-title" className="text-lg font-semibold tracking-tight">
+            Monitoring
+          </h2>
+          <ScheduleCard domainId={d.id} domainUrl={d.url} readOnly={readOnly} inactive={!d.isActive} />
+          <section aria-labelledby="domain-alerts-title" className="flex min-w-0 flex-col gap-4">
+            <h3 id="domain-alerts-title" className="text-base font-semibold tracking-tight">
+              Alerts
+            </h3>
+            <AlertsPanel domainId={d.id} readOnly={readOnly} />
+          </section>
+        </section>
+      </DeferredMount>
     </>
   );
 }

@@ -58,7 +58,8 @@ export function AlertKindsFieldset({
             <span className="min-w-0 break-words">{ALERT_KIND_TITLES[kind]}</span>
           </label>
           {kind === 'script-pending' ? (
-            <div className="flex flex-wrap items-center gap-2 pl-7 text-muted-foreground">
+            <div className="flex flex-wrap items-center gap-2 pl-7 text-slate-600">
+              {/* Darker than muted: it sits on the tinted background of a checked kind (contrast 4.5:1). */}
               <label htmlFor={daysId}>for more than</label>
               <Input
                 id={daysId}
