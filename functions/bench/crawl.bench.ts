@@ -51,19 +51,21 @@ function generatedSite(count: number) {
   };
 }
 
-/** RSS (bytes) of `root` and all its descendants, from /proc. */
-function treeRss(root: number): number {
+/**
+ * Sums one figure of `/proc/<pid>/stat` over `root` and all its descendants. `figure` gets the fields after
+ * the parenthesised command name (state ppid …: field n of proc(5) is index n - 3).
+ */
+function treeSum(root: number, figure: (fields: string[]) => number): number {
   const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
+  const value = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Fields after the parenthesised command name: state ppid …; rss is field 24 (pages).
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const pid = Number(entry);
       const ppid = Number(fields[1]);
-      rss.set(pid, Number(fields[21]) * 4096);
+      value.set(pid, figure(fields));
       const list = children.get(ppid) ?? [];
       list.push(pid);
       children.set(ppid, list);
@@ -73,40 +75,21 @@ function treeRss(root: number): number {
   const stack = [root];
   while (stack.length > 0) {
     const pid = stack.pop()!;
-    total += rss.get(pid) ?? 0;
+    total += value.get(pid) ?? 0;
     stack.push(...(children.get(pid) ?? []));
   }
   return total;
 }
 
-/** CPU seconds (user + system, with reaped children's) of `root` and its descendants, and of `root` alone. */
+/** RSS (bytes) of `root` and all its descendants: field 24, in pages. */
+const treeRss = (root: number) => treeSum(root, (f) => Number(f[21]) * 4096);
+
+/**
+ * CPU seconds of `root` and its descendants (utime stime cutime cstime: fields 14-17, in USER_HZ ticks;
+ * reaped children's included), and of this process alone.
+ */
 function treeCpu(root: number): { tree: number; self: number } {
-  const ticks = 100; // USER_HZ on Linux
-  const children = new Map<number, number[]>();
-  const cpu = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const pid = Number(entry);
-      // utime stime cutime cstime: fields 14-17 (11-14 after the command name).
-      cpu.set(
-        pid,
-        (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / ticks,
-      );
-      const list = children.get(Number(fields[1])) ?? [];
-      list.push(pid);
-      children.set(Number(fields[1]), list);
-    } catch {}
-  }
-  let tree = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const pid = stack.pop()!;
-    tree += cpu.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
+  const tree = treeSum(root, (f) => (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100);
   const self = process.cpuUsage();
   return { tree, self: (self.user + self.system) / 1e6 };
 }
