@@ -31,12 +31,16 @@ export const prefetchDashboard = (queryClient: QueryClient) =>
     ]),
   );
 
-/** The domain, then (once it is known to exist) its analyses, as the domain screen asks for them. */
+/**
+ * The domain and its analyses, side by side: one round trip, not two in a row. The screen asks for the
+ * analyses only once the domain is known to exist (a missing one must not also say "Failed to fetch
+ * analyses"); a prefetch's refusal is kept quietly in the cache, where that screen never reads it.
+ */
 export const prefetchDomain = (queryClient: QueryClient, id: string) =>
   whenSignedIn(queryClient, async () => {
-    const domain = await queryClient.fetchQuery(getDomainQueryOptions(id));
-    if (!domain) return;
     // Loaded with the screen's modules anyway; imported here so the first download stays without it.
-    const { getDomainAnalysesQueryOptions } = await import('@/features/analyses/api/get-domain-analyses');
-    await queryClient.prefetchQuery(getDomainAnalysesQueryOptions(id));
+    const analyses = import('@/features/analyses/api/get-domain-analyses').then(
+      ({ getDomainAnalysesQueryOptions }) => queryClient.prefetchQuery(getDomainAnalysesQueryOptions(id)),
+    );
+    await Promise.all([queryClient.prefetchQuery(getDomainQueryOptions(id)), analyses]);
   });
