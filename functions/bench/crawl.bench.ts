@@ -2,8 +2,10 @@
 // of our crawler (interaction and the stability re-render on, as in an analysis), of a naive baseline
 // (one page at a time, a new page per URL, waitUntil 'networkidle0') and of a ceiling (the same pages
 // loaded by the same number of tabs with no capture at all: goto, load event, next; before and after our
-// crawl, the mean of both), all measured in the same run; the ratios; the time spent acting on pages, waiting for them to be quiet and re-rendering them
-// (at the second viewport); and peak RSS of this process plus every Chromium process under it.
+// crawl, the mean of both), all measured in the same run; the ratios; the time spent acting on pages,
+// waiting for them to be quiet and re-rendering them (at the second viewport); the CPU our crawl used per
+// kind of process (this one, Chromium's browser, renderers, GPU, utilities); and peak RSS of this process
+// plus every Chromium process under it.
 // Targets: ≥ 12 pages/s, ≥ 8× the baseline, ≥ 50 % of the ceiling, peak RSS < 1.5 GB.
 //   BENCH_PAGES (500), BENCH_BASELINE_PAGES (60: the baseline runs ~2 pages/s), BENCH_CONCURRENCY (5)
 import { readdirSync, readFileSync } from 'node:fs';
@@ -51,60 +53,80 @@ function generatedSite(count: number) {
   };
 }
 
-/**
- * Sums one figure of `/proc/<pid>/stat` over `root` and all its descendants. `figure` gets the fields after
- * the parenthesised command name (state ppid …: field n of proc(5) is index n - 3).
- */
-function treeSum(root: number, figure: (fields: string[]) => number): number {
+/** `/proc/<pid>/stat` figures of a process: RSS bytes (field 24, pages), CPU seconds (utime + stime, fields 14-15). */
+interface ProcStat {
+  rss: number;
+  cpu: number;
+}
+
+/** The figures of `root` and all its descendants, by pid. */
+function treeStats(root: number): Map<number, ProcStat> {
   const children = new Map<number, number[]>();
-  const value = new Map<number, number>();
+  const stats = new Map<number, ProcStat>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // Fields after the parenthesised command name: state ppid …, field n of proc(5) at index n - 3.
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const pid = Number(entry);
-      const ppid = Number(fields[1]);
-      value.set(pid, figure(fields));
-      const list = children.get(ppid) ?? [];
+      stats.set(pid, { rss: Number(f[21]) * 4096, cpu: (Number(f[11]) + Number(f[12])) / 100 });
+      const list = children.get(Number(f[1])) ?? [];
       list.push(pid);
-      children.set(ppid, list);
+      children.set(Number(f[1]), list);
     } catch {}
   }
-  let total = 0;
+  const tree = new Map<number, ProcStat>();
   const stack = [root];
   while (stack.length > 0) {
     const pid = stack.pop()!;
-    total += value.get(pid) ?? 0;
+    const stat = stats.get(pid);
+    if (stat) tree.set(pid, stat);
     stack.push(...(children.get(pid) ?? []));
   }
-  return total;
+  return tree;
 }
 
-/** RSS (bytes) of `root` and all its descendants: field 24, in pages. */
-const treeRss = (root: number) => treeSum(root, (f) => Number(f[21]) * 4096);
+const treeRss = (root: number) => [...treeStats(root).values()].reduce((sum, s) => sum + s.rss, 0);
+
+/** What a process of the tree is: this one, Chromium's browser process, or its `--type=` (renderer, gpu-process…). */
+function processKind(pid: number): string {
+  if (pid === process.pid) return 'node';
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const type = args.find((a) => a.startsWith('--type='))?.slice('--type='.length);
+    if (type) return type;
+    return /chrom/i.test(args[0] ?? '') ? 'browser' : 'other';
+  } catch {
+    return 'other';
+  }
+}
 
 /**
- * CPU seconds of `root` and its descendants (utime stime cutime cstime: fields 14-17, in USER_HZ ticks;
- * reaped children's included), and of this process alone.
+ * Samples this process's tree every 200 ms: the peak RSS, and the CPU each process used since the watch
+ * began, summed per kind of process. A process's own CPU only (a reaped child's would count twice); one
+ * that ends between samples loses at most 200 ms of it.
  */
-function treeCpu(root: number): { tree: number; self: number } {
-  const tree = treeSum(root, (f) => (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100);
-  const self = process.cpuUsage();
-  return { tree, self: (self.user + self.system) / 1e6 };
-}
-
-function watchRss() {
+function watchTree() {
   let peak = 0;
+  const baseline = new Map([...treeStats(process.pid)].map(([pid, s]) => [pid, s.cpu]));
+  const last = new Map<number, { kind: string; cpu: number }>();
   const sample = () => {
-    peak = Math.max(peak, treeRss(process.pid));
+    let rss = 0;
+    for (const [pid, s] of treeStats(process.pid)) {
+      rss += s.rss;
+      last.set(pid, { kind: last.get(pid)?.kind ?? processKind(pid), cpu: s.cpu - (baseline.get(pid) ?? 0) });
+    }
+    peak = Math.max(peak, rss);
   };
   const timer = setInterval(sample, 200);
   return {
     stop() {
       clearInterval(timer);
       sample();
-      return peak;
+      const cpu = new Map<string, number>();
+      for (const { kind, cpu: seconds } of last.values()) cpu.set(kind, (cpu.get(kind) ?? 0) + seconds);
+      return { peak, cpu };
     },
   };
 }
@@ -184,8 +206,7 @@ async function main() {
     // within a run, and the mean of both sides is what our crawl is compared with.
     const siteUrls = [start, ...Array.from({ length: PAGES - 1 }, (_, i) => `${sites.origins.main}/p/${i}`)];
     const before = await ceiling(siteUrls, CONCURRENCY);
-    const rss = watchRss();
-    const cpu0 = treeCpu(process.pid);
+    const watch = watchTree();
     const t0 = performance.now();
     let lastPrint = 0;
     const { state, done } = await runCrawl({ url: start, maxPages: PAGES, crawlDelay: 0 }, null, {
@@ -204,8 +225,7 @@ async function main() {
       },
     });
     const ours = (performance.now() - t0) / 1000;
-    const cpu1 = treeCpu(process.pid);
-    const peak = rss.stop();
+    const { peak, cpu } = watch.stop();
     const observations = state.pages.reduce((n, p) => n + p.observations.length, 0);
     const oursRate = state.pages.length / ours;
     console.log(
@@ -228,11 +248,15 @@ async function main() {
       `re-render: ${state.rerenders.length} pages, ${(rerenderMs / 1000).toFixed(1)} s summed over tabs (${(rerenderMs / Math.max(1, state.rerenders.length)).toFixed(0)} ms a page)`,
     );
 
-    const nodeCpu = cpu1.self - cpu0.self;
-    const browserCpu = cpu1.tree - cpu0.tree - nodeCpu;
     const cores = (await import('node:os')).cpus().length;
+    const used = [...cpu];
+    const total = used.reduce((sum, [, seconds]) => sum + seconds, 0);
     console.log(
-      `cpu:      ${nodeCpu.toFixed(1)} s in this process, ${browserCpu.toFixed(1)} s in Chromium (${(((nodeCpu + browserCpu) / (ours * cores)) * 100).toFixed(0)} % of ${cores} cores' time)`,
+      `cpu:      ${used
+        .filter(([, seconds]) => seconds >= 0.1)
+        .sort((a, b) => b[1] - a[1])
+        .map(([kind, seconds]) => `${kind} ${seconds.toFixed(1)} s`)
+        .join(', ')} (${((total / (ours * cores)) * 100).toFixed(0)} % of ${cores} cores' time)`,
     );
 
     const after = await ceiling(
