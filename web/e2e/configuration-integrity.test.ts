@@ -96,7 +96,8 @@ describe('rules generator: integrity options', () => {
     );
     await waitForText('[data-testid="config-integrity-notes"]', 'Integrity-Policy-Report-Only');
 
-    // report-sha256 goes into the script directive.
+    // report-sha256 goes into the script directive (the switch is enabled once the report endpoint is known).
+    await t.page.waitForSelector('[data-testid="report-sha256"]:not([disabled])');
     await t.page.click('[data-testid="report-sha256"]');
     await waitForText('[data-testid="config-policy-header"]', "'report-sha256'");
     await waitForText('[data-testid="policy-protections"]', 'Chromium 133');

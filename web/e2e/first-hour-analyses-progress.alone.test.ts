@@ -77,7 +77,8 @@ describe('progress of a real analysis', () => {
       const done = await t.page.evaluate(() => document.body.innerText.includes('Verified on'));
       if (done) break;
       samples.push({ at: Date.now(), percent });
-      if (!shot && percent !== null && percent >= 40) {
+      // Mid-run (the last figures before the result can come 2 s apart on a fast run, past 40 % at once).
+      if (!shot && percent !== null && percent >= 15) {
         shot = true;
         await screenshots();
       }
@@ -110,8 +111,9 @@ describe('progress of a real analysis', () => {
     // 1 s beyond is the two reads' own round trips and this loop's sampling on a machine running the whole
     // suite (4.57 s was seen there, with reads on time).
     expect(longest).toBeLessThanOrEqual(Math.max(run * 0.25, 2 * ANALYSIS_POLL_MS + 1_000));
-    // It did climb through the run, not jump at the end.
-    expect(figures.length).toBeGreaterThanOrEqual(5);
+    // It did climb through the run, not jump at the end: a new figure at nearly every read (a 12 s run is
+    // read six times).
+    expect(figures.length).toBeGreaterThanOrEqual(Math.min(5, Math.floor(run / ANALYSIS_POLL_MS) - 1));
     expect(shot).toBe(true);
   }, 200_000);
 });
