@@ -1,7 +1,8 @@
 // Field hashes against the crawl: what visitors' browsers reported running (csp-hash: the SHA-256 of each
 // script; integrity-violation: a script loaded without integrity), counted per script and digest, and
 // each digest judged against the SHA-256 the last crawl computed for that script (the inventory entry's
-// `sha256`) and those earlier crawls did (its digest history). Pure: the report consumer writes the counts and raises the alerts, the API answers the list.
+// `sha256`) and those earlier crawls did (its digest history). Pure: the report consumer writes the counts
+// and raises the alerts, the API answers the list.
 import * as z from 'zod';
 import type { FieldReport } from '../schemas/field-report';
 import { fieldScriptKey } from './inventory';

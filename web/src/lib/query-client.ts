@@ -17,6 +17,15 @@ function isLoggedOutError(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
 }
 
+/**
+ * After Logout or a lost session: nothing of this user stays cached (the next one to sign in in this tab
+ * would see it for 5 minutes), and the user is known absent, so /auth shows its form and does not bounce.
+ */
+export function forgetUser(queryClient: QueryClient): void {
+  queryClient.clear();
+  queryClient.setQueryData(userQueryKey, null);
+}
+
 export function createQueryClient({ onLoggedOut }: { onLoggedOut?: () => void } = {}): QueryClient {
   let redirect: ReturnType<typeof setTimeout> | undefined;
   const queryClient: QueryClient = new QueryClient({
@@ -32,10 +41,7 @@ export function createQueryClient({ onLoggedOut }: { onLoggedOut?: () => void } 
         });
         clearTimeout(redirect);
         redirect = setTimeout(() => {
-          // As after Logout, nothing of this user stays cached (the next one to sign in in this tab would
-          // see it for 5 minutes); the user is known absent, so /auth shows its form and does not bounce.
-          queryClient.clear();
-          queryClient.setQueryData(userQueryKey, null);
+          forgetUser(queryClient);
           onLoggedOut?.();
         }, LOGGED_OUT_REDIRECT_MS);
         // TanStack Query awaits this handler before the mutation's own onError and the caller's callbacks

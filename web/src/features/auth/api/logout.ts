@@ -1,6 +1,7 @@
 // POST /api/logout: on success the caller goes to /auth, then the whole client cache is cleared.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, apiRequest } from '@/lib/api-client';
+import { forgetUser } from '@/lib/query-client';
 import { userQueryKey } from '@/lib/query-keys';
 import { markSignedOut } from '@/lib/signed-out';
 
@@ -23,8 +24,7 @@ export function useLogout(
       // answered 401.
       queryClient.setQueryData(userQueryKey, null);
       await options.onSuccess?.();
-      queryClient.clear();
-      queryClient.setQueryData(userQueryKey, null);
+      forgetUser(queryClient);
     },
     onError: (error) => options.onError?.(error),
   });
