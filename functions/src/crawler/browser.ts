@@ -3,6 +3,7 @@
 // change what a page loads and so what the policy must allow. All traffic goes through the SSRF proxy.
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { launchWithRetry } from './launch-retry';
 
 /** Flags that would make the crawled browser load things differently from a real visitor's browser. */
 export const DROPPED_FLAGS = [
@@ -102,14 +103,16 @@ export function chromiumEnvironment(env: NodeJS.ProcessEnv): Record<string, stri
 export async function launchBrowser(options: BrowserFlagsOptions): Promise<Browser> {
   // Read first: unpacking the binary sets HOME, FONTCONFIG_PATH and LD_LIBRARY_PATH for it.
   const executablePath = await chromium.executablePath();
-  return puppeteer.launch({
-    executablePath,
-    env: chromiumEnvironment(process.env),
-    args: browserFlags(chromium.args, options),
-    headless: true,
-    defaultViewport: { width: 1280, height: 900 },
-    protocolTimeout: 60_000,
-  });
+  return launchWithRetry(() =>
+    puppeteer.launch({
+      executablePath,
+      env: chromiumEnvironment(process.env),
+      args: browserFlags(chromium.args, options),
+      headless: true,
+      defaultViewport: { width: 1280, height: 900 },
+      protocolTimeout: 60_000,
+    }),
+  );
 }
 
 /** Closes politely, then kills the process if Chromium hangs (a leaked browser outlives the Lambda run). */

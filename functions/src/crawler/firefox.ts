@@ -8,6 +8,7 @@
 import { accessSync, constants } from 'node:fs';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { chromiumEnvironment } from './browser';
+import { launchWithRetry } from './launch-retry';
 
 /** Where Debian and most distributions install Firefox (ESR first: it is what CI installs). */
 export const FIREFOX_LOCATIONS = ['/usr/bin/firefox-esr', '/usr/bin/firefox'] as const;
@@ -68,13 +69,15 @@ export function firefoxPreferences(proxyUrl: string): Record<string, unknown> {
  * makes a site take its Firefox path, which is what this engine is here to see.
  */
 export function launchFirefox(executablePath: string, proxyUrl: string): Promise<Browser> {
-  return puppeteer.launch({
-    browser: 'firefox',
-    executablePath,
-    env: chromiumEnvironment(process.env),
-    extraPrefsFirefox: firefoxPreferences(proxyUrl),
-    headless: true,
-    defaultViewport: { width: 1280, height: 900 },
-    protocolTimeout: 60_000,
-  });
+  return launchWithRetry(() =>
+    puppeteer.launch({
+      browser: 'firefox',
+      executablePath,
+      env: chromiumEnvironment(process.env),
+      extraPrefsFirefox: firefoxPreferences(proxyUrl),
+      headless: true,
+      defaultViewport: { width: 1280, height: 900 },
+      protocolTimeout: 60_000,
+    }),
+  );
 }
