@@ -49,6 +49,15 @@ describe('rerenderSample', () => {
     expect(sample[1]).toBe('https://e.com/p5');
   });
 
+  it('spreads at most 50 pages over a big crawl, and still adds every page with a shape they lack', () => {
+    const pages = Array.from({ length: 500 }, (_, i) => page(i, [inline('template')]));
+    pages[3] = page(3, [inline('template'), inline('one-off')]);
+    const sample = rerenderSample(stateWith(pages));
+    expect(sample).toHaveLength(51);
+    expect(sample[1]).toBe('https://e.com/p10');
+    expect(sample[50]).toBe('https://e.com/p3');
+  });
+
   it('adds the pages with inline code of a shape the sample lacks, most new shapes first', () => {
     const pages = Array.from({ length: 30 }, (_, i) => page(i, [inline('common')]));
     // p1 and p2 are not in the spread sample (every third page is): p2 brings two new shapes, p1 one of

@@ -3,14 +3,13 @@
 // timestamp), which a hash allow-list could never keep up with. The second load uses another window width
 // and pixel density (SECOND_VIEWPORT), so code whose values come from the layout (an editor's measured
 // widths) differs too: one load finds both kinds. Only the re-renders' inline code is kept.
-import { RERENDER_MIN_PAGES, RERENDER_SHARE } from '@csp/shared/analyses/progress-bands';
+import { rerenderLoads } from '@csp/shared/analyses/progress-bands';
 import type { Rerender, Viewport } from '@csp/shared/csp/artifact';
 import type { BrowserSession, CapturedPage, TabOptions } from './browser-session';
 import { samplePages } from './sample';
 import type { CrawlState } from './state';
 
-/** Stability check: RERENDER_MIN_PAGES pages, or RERENDER_SHARE of them, whichever is more… */
-/** …within this share of the time the crawl itself took (at least RERENDER_MIN_MS). */
+/** The stability check takes at most this share of the time the crawl itself took (at least RERENDER_MIN_MS). */
 const RERENDER_TIME_SHARE = 0.35;
 const RERENDER_MIN_MS = 20_000;
 /**
@@ -34,7 +33,7 @@ export interface RerenderOptions {
 }
 
 /**
- * Pages the stability check loads again: at least 10 or 20 %, spread over the crawl; then, while its time
+ * Pages the stability check loads again: at least 10 or 20 % (at most 50), spread over the crawl; then, while its time
  * lasts, every other page that has inline code of a shape no page in the sample has (greedily, most new
  * shapes first), so a one-off page with a per-request token is not missed because it was not "typical".
  */
@@ -42,7 +41,7 @@ export function rerenderSample(state: CrawlState): string[] {
   const pages = state.pages.filter((p) => p.status < 400 && !p.incomplete);
   const base = samplePages(
     pages.map((p) => p.finalUrl),
-    Math.max(RERENDER_MIN_PAGES, Math.ceil(pages.length * RERENDER_SHARE)),
+    rerenderLoads(pages.length),
   );
   const shapes = new Map<string, Set<string>>();
   for (const page of pages) {

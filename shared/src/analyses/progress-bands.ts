@@ -7,8 +7,14 @@ import type { AnalysisStage } from '../schemas/analysis';
 
 /** The stability check loads again at least this many crawled pages (all of them when fewer)… */
 export const RERENDER_MIN_PAGES = 10;
-/** …or this share of them, when more. */
+/** …or this share of them, when more… */
 export const RERENDER_SHARE = 0.2;
+/**
+ * …but no more than this many spread over the crawl. Past it the sample only adds pages whose inline code
+ * has a shape some sampled page has (the same template again), and unstable code is marked by shape on
+ * every page; pages with a shape not yet sampled are added beyond it (re-render.ts) while time lasts.
+ */
+export const RERENDER_MAX_SPREAD = 50;
 /** The verification loads at most this many crawled pages with the policy. */
 export const VERIFY_SAMPLE_PAGES = 10;
 
@@ -23,7 +29,10 @@ export type StageBands = Record<AnalysisStage, readonly [number, number]>;
 
 /** Pages the stability check loads again for `pages` crawled ones. */
 export const rerenderLoads = (pages: number) =>
-  Math.min(pages, Math.max(RERENDER_MIN_PAGES, Math.ceil(pages * RERENDER_SHARE)));
+  Math.min(
+    pages,
+    Math.max(RERENDER_MIN_PAGES, Math.min(RERENDER_MAX_SPREAD, Math.ceil(pages * RERENDER_SHARE))),
+  );
 
 /**
  * Where each stage's percent starts and ends for an analysis of `pages` pages (found so far, or crawled),
