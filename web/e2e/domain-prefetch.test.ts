@@ -1,7 +1,9 @@
-// The domain screen's first data, asked for side by side: opened by its address (a full page load, as from
-// an alert's link), the domain and its analyses are both requested while the screen's code loads, so a
-// slow answer for the domain does not also hold the analyses back (one round trip before the screen, not
-// two in a row). The domain's answer is held here for a while: the analyses are asked for meanwhile.
+// The domain screen's first view, without waiting: opened by its address (a full page load, as from an
+// alert's link), the domain and its analyses are both requested while the screen's code loads, so a slow
+// answer for the domain does not also hold the analyses back (one round trip before the screen, not two in
+// a row); and its summary does not wait for the code of the panels below it (most of the screen's code).
+// The domain's answer, then the panels' module, are held here for a while: the rest goes on meanwhile.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { HTTPRequest } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import { setupSignedInBrowser } from './signed-in-browser';
@@ -40,5 +42,40 @@ describe('the domain screen', () => {
     }
     expect(seen.indexOf('analyses asked')).toBeGreaterThan(-1);
     expect(seen.indexOf('analyses asked')).toBeLessThan(seen.indexOf('domain released'));
+  });
+
+  it("shows its summary while the panels' module is still loading, then the panels", async () => {
+    const domain = await (
+      await t.client.post('/api/domains', { name: 'Shop', url: 'https://shop.example.com' })
+    ).json();
+    let hold: (request: HTTPRequest) => void = () => {};
+    const held = new Promise<HTTPRequest>((resolve) => {
+      hold = resolve;
+    });
+    const onRequest = (request: HTTPRequest) => {
+      if (/\/assets\/domain-panels-[\w-]+\.js$/.test(new URL(request.url()).pathname)) hold(request);
+      else void request.continue();
+    };
+    // A module the page ran before (the first test) could come from the renderer's memory cache, unasked.
+    const cdp = await t.page.createCDPSession();
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.detach();
+    await t.page.setRequestInterception(true);
+    t.page.on('request', onRequest);
+    try {
+      await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+      // The summary: the domain's name and the card that starts an analysis.
+      await t.page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });
+      await t.page.waitForSelector('xpath/.//*[normalize-space()="Run an Analysis"]', { timeout: 10_000 });
+      const panels = await Promise.race([held, sleep(10_000).then(() => null)]);
+      expect(panels, "the panels' module was asked for").not.toBeNull();
+      expect(await t.page.$('[data-testid="rules-generator"]')).toBeNull();
+      void panels!.continue();
+      await t.page.waitForSelector('[data-testid="rules-generator"]', { timeout: 20_000 });
+      await t.page.waitForSelector('[data-testid="reports-panel"]', { timeout: 20_000 });
+    } finally {
+      t.page.off('request', onRequest);
+      await t.page.setRequestInterception(false);
+    }
   });
 });

@@ -5,6 +5,7 @@
 import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { SearchX } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { DeferredMount } from '@/components/layouts/deferred-mount';
 import { Alert } from '@/components/ui/alert';
@@ -12,7 +13,6 @@ import { BackLink } from '@/components/ui/back-link';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { AlertsPanel } from '@/features/alerts/components/alerts-panel';
 import { useDomainAnalyses } from '@/features/analyses/api/get-domain-analyses';
 import { ActiveAnalysisBox } from '@/features/analyses/components/active-analysis-box';
 import { AnalysisHistoryCard } from '@/features/analyses/components/analysis-history-card';
@@ -23,20 +23,18 @@ import { SecurityHistoryCard } from '@/features/analyses/components/security-his
 import { StartAnalysisButton } from '@/features/analyses/components/start-analysis-button';
 import { isInProgressStatus } from '@/features/analyses/utils/progress';
 import { securityHistory } from '@/features/analyses/utils/security-score';
-import { ChangesPanel } from '@/features/changes/components/changes-panel';
-import { RulesGeneratorPanel } from '@/features/configurations/components/rules-generator-panel';
 import { useDomain } from '@/features/domains/api/get-domain';
 import { DeleteDomainButton } from '@/features/domains/components/delete-domain-button';
 import { DomainActiveButton } from '@/features/domains/components/domain-active-button';
 import { DomainOverviewCard } from '@/features/domains/components/domain-overview-card';
 import { DomainStatusBadge } from '@/features/domains/components/domains-card';
-import { ScheduleCard } from '@/features/domains/components/schedule-card';
-import { getReportSuggestions } from '@/features/reports/api/get-report-suggestions';
-import { ReportsPanel } from '@/features/reports/components/reports-panel';
-import { ScriptsPanel } from '@/features/scripts/components/scripts-panel';
 import { DISCARDS_UNSAVED } from '@/hooks/use-unsaved-changes-guard';
 import { ApiError } from '@/lib/api-client';
 import { domainsQueryKey } from '@/lib/query-keys';
+
+// The panels below the summary come in a module of their own (see domain-panels.tsx).
+const DomainPanels = lazy(() => import('./domain-panels'));
+const panelsFallback = <Skeleton className="h-96 w-full rounded-xl" />;
 
 export function DomainDetailRoute() {
   const { id = '' } = useParams();
@@ -151,35 +149,10 @@ export function DomainDetailRoute() {
           <SecurityHistoryCard points={securityHistory(list)} />
         </div>
       </div>
-      <DeferredMount fallback={<Skeleton className="h-96 w-full rounded-xl" />}>
-        <RulesGeneratorPanel
-          key={d.id}
-          domainId={d.id}
-          analyses={list}
-          readOnly={readOnly}
-          loadSuggestions={getReportSuggestions}
-        />
-        <ScriptsPanel domainId={d.id} readOnly={readOnly} />
-        <section aria-labelledby="domain-changes-title" className="flex min-w-0 flex-col gap-4">
-          <h2 id="domain-changes-title" className="text-lg font-semibold tracking-tight">
-            Changes
-          </h2>
-          <ChangesPanel domainId={d.id} />
-        </section>
-        <ReportsPanel domainId={d.id} readOnly={readOnly} />
-        {/* Monitoring: when the domain is analysed again on its own, and what alerts whom. */}
-        <section aria-labelledby="domain-monitoring-title" className="flex min-w-0 flex-col gap-4">
-          <h2 id="domain-monitoring-title" className="text-lg font-semibold tracking-tight">
-            Monitoring
-          </h2>
-          <ScheduleCard domainId={d.id} domainUrl={d.url} readOnly={readOnly} inactive={!d.isActive} />
-          <section aria-labelledby="domain-alerts-title" className="flex min-w-0 flex-col gap-4">
-            <h3 id="domain-alerts-title" className="text-base font-semibold tracking-tight">
-              Alerts
-            </h3>
-            <AlertsPanel domainId={d.id} readOnly={readOnly} />
-          </section>
-        </section>
+      <DeferredMount fallback={panelsFallback}>
+        <Suspense fallback={panelsFallback}>
+          <DomainPanels domain={d} analyses={list} readOnly={readOnly} />
+        </Suspense>
       </DeferredMount>
     </>
   );
