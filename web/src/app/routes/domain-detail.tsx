@@ -5,7 +5,7 @@
 import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { SearchX } from 'lucide-react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { DeferredMount } from '@/components/layouts/deferred-mount';
 import { Alert } from '@/components/ui/alert';
@@ -42,6 +42,9 @@ export function DomainDetailRoute() {
   const domain = useDomain(id);
   const analyses = useDomainAnalyses(id, { enabled: Boolean(domain.data) });
   const queryClient = useQueryClient();
+  // While the domain is being deleted (and after), its panels are gone: what they would read next (a panel
+  // mounting late, a 30 s refresh) would only find it missing.
+  const [deleting, setDeleting] = useState(false);
   // Starting a scan counts it on the domain (total scans, last scanned), here and in the dashboard list; a
   // start refused because the domain is inactive means it was deactivated elsewhere: reload it either way.
   const reloadDomain = () => void queryClient.invalidateQueries({ queryKey: domainsQueryKey });
@@ -93,6 +96,7 @@ export function DomainDetailRoute() {
               <DomainActiveButton domain={d} />
               <DeleteDomainButton
                 domain={d}
+                onDeleting={setDeleting}
                 onDeleted={() => navigate('/dashboard', { replace: true, state: DISCARDS_UNSAVED })}
               />
             </>
@@ -149,11 +153,13 @@ export function DomainDetailRoute() {
           <SecurityHistoryCard points={securityHistory(list)} />
         </div>
       </div>
-      <DeferredMount fallback={panelsFallback}>
-        <Suspense fallback={panelsFallback}>
-          <DomainPanels domain={d} analyses={list} readOnly={readOnly} />
-        </Suspense>
-      </DeferredMount>
+      {deleting ? null : (
+        <DeferredMount fallback={panelsFallback}>
+          <Suspense fallback={panelsFallback}>
+            <DomainPanels domain={d} analyses={list} readOnly={readOnly} />
+          </Suspense>
+        </DeferredMount>
+      )}
     </>
   );
 }

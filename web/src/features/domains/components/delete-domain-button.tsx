@@ -9,7 +9,16 @@ import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useDeleteDomain } from '../api/delete-domain';
 
-export function DeleteDomainButton({ domain, onDeleted }: { domain: Domain; onDeleted: () => void }) {
+export function DeleteDomainButton({
+  domain,
+  onDeleted,
+  onDeleting,
+}: {
+  domain: Domain;
+  onDeleted: () => void;
+  /** Told true when the deletion is confirmed and sent, false if it failed: a screen stops reading meanwhile. */
+  onDeleting?: (deleting: boolean) => void;
+}) {
   const [open, setOpen] = useState(false);
   const deleteMutation = useDeleteDomain({
     onSuccess: () => {
@@ -19,6 +28,7 @@ export function DeleteDomainButton({ domain, onDeleted }: { domain: Domain; onDe
     },
     onError: (error) => {
       setOpen(false);
+      onDeleting?.(false);
       toast({
         variant: 'destructive',
         title: 'Error',
@@ -51,7 +61,10 @@ export function DeleteDomainButton({ domain, onDeleted }: { domain: Domain; onDe
         confirmLabel="Delete Domain"
         destructive
         pending={deleteMutation.isPending}
-        onConfirm={() => deleteMutation.mutate(domain.id)}
+        onConfirm={() => {
+          onDeleting?.(true);
+          deleteMutation.mutate(domain.id);
+        }}
       />
     </>
   );
