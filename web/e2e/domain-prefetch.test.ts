@@ -11,11 +11,25 @@ import { setupSignedInBrowser } from './signed-in-browser';
 const t = setupSignedInBrowser();
 const HOLD_MS = 1_500;
 
+async function createShop(): Promise<{ id: string }> {
+  return (await t.client.post('/api/domains', { name: 'Shop', url: 'https://shop.example.com' })).json();
+}
+
+/** Runs `run` with every request of the page handed to `onRequest` (which continues or holds it). */
+async function intercepting(onRequest: (request: HTTPRequest) => void, run: () => Promise<void>) {
+  await t.page.setRequestInterception(true);
+  t.page.on('request', onRequest);
+  try {
+    await run();
+  } finally {
+    t.page.off('request', onRequest);
+    await t.page.setRequestInterception(false);
+  }
+}
+
 describe('the domain screen', () => {
   it('asks for the domain and its analyses side by side', async () => {
-    const domain = await (
-      await t.client.post('/api/domains', { name: 'Shop', url: 'https://shop.example.com' })
-    ).json();
+    const domain = await createShop();
     const domainPath = `/api/domains/${domain.id}`;
     const seen: string[] = [];
     const onRequest = (request: HTTPRequest) => {
@@ -31,23 +45,16 @@ describe('the domain screen', () => {
       if (path === `${domainPath}/analyses`) seen.push('analyses asked');
       void request.continue();
     };
-    await t.page.setRequestInterception(true);
-    t.page.on('request', onRequest);
-    try {
+    await intercepting(onRequest, async () => {
       await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
       await t.page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });
-    } finally {
-      t.page.off('request', onRequest);
-      await t.page.setRequestInterception(false);
-    }
+    });
     expect(seen.indexOf('analyses asked')).toBeGreaterThan(-1);
     expect(seen.indexOf('analyses asked')).toBeLessThan(seen.indexOf('domain released'));
   });
 
   it("shows its summary while the panels' module is still loading, then the panels", async () => {
-    const domain = await (
-      await t.client.post('/api/domains', { name: 'Shop', url: 'https://shop.example.com' })
-    ).json();
+    const domain = await createShop();
     let hold: (request: HTTPRequest) => void = () => {};
     const held = new Promise<HTTPRequest>((resolve) => {
       hold = resolve;
@@ -60,9 +67,7 @@ describe('the domain screen', () => {
     const cdp = await t.page.createCDPSession();
     await cdp.send('Network.clearBrowserCache');
     await cdp.detach();
-    await t.page.setRequestInterception(true);
-    t.page.on('request', onRequest);
-    try {
+    await intercepting(onRequest, async () => {
       await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
       // The summary: the domain's name and the card that starts an analysis.
       await t.page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });
@@ -73,9 +78,6 @@ describe('the domain screen', () => {
       void panels!.continue();
       await t.page.waitForSelector('[data-testid="rules-generator"]', { timeout: 20_000 });
       await t.page.waitForSelector('[data-testid="reports-panel"]', { timeout: 20_000 });
-    } finally {
-      t.page.off('request', onRequest);
-      await t.page.setRequestInterception(false);
-    }
+    });
   });
 });
