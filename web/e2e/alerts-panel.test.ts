@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { raiseAndQueue } from '@csp/functions/src/alerts/deliver';
 import { SIGNATURE_HEADER, verifyWebhookSignature } from '@csp/functions/src/alerts/webhook-signature';
+import { closeServer } from '@csp/functions/src/testing/close-server';
 import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +46,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  await closeServer(receiver);
 });
 
 const WIDTHS = [

@@ -15,6 +15,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { putScriptEntries } from '@csp/functions/src/store/script-inventory';
+import { closeServer } from '@csp/functions/src/testing/close-server';
 import type { FieldDigestList } from '@csp/shared/watch/field-digests';
 import type { InventoryEntry } from '@csp/shared/watch/inventory';
 import type { Page } from 'puppeteer-core';
@@ -107,7 +108,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await new Promise((ok) => site?.close(ok));
+  await closeServer(site);
 });
 
 interface QueuedReport {

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer } from '@csp/functions/src/testing/close-server';
 import { composePolicy, exportComposed } from '@csp/shared/configurations/compose';
 import { configurationBodySchema } from '@csp/shared/schemas/configuration';
 import type { Page } from 'puppeteer-core';
@@ -72,7 +73,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await new Promise((ok) => site?.close(ok));
+  await closeServer(site);
 });
 
 async function load(): Promise<Page> {

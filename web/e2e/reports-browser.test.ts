@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { batchPut } from '@csp/functions/src/store/batch';
 import { reportStatsKey } from '@csp/functions/src/store/keys';
+import { closeServer } from '@csp/functions/src/testing/close-server';
 import { floodCounterItems } from '@csp/functions/src/testing/reports';
 import { generatePolicy } from '@csp/shared/csp/generate';
 import { policyHeaders, REPORTING_GROUP } from '@csp/shared/csp/serialize';
@@ -90,7 +91,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await new Promise((ok) => site?.close(ok));
+  await closeServer(site);
 });
 
 async function reportsUntil(count: number, timeoutMs = 20_000) {

@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { registeredClient } from '@csp/functions/src/testing/api-server';
+import { closeServer } from '@csp/functions/src/testing/close-server';
 import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +38,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  await closeServer(receiver);
 });
 
 const WIDTHS = [

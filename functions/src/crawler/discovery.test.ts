@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closeServer } from '../testing/close-server';
 import { initialCrawlState } from './crawl';
 import { type DiscoveryContext, discover, fetchSitemap, MAX_SITEMAP_FETCHES } from './discovery';
 import { Frontier } from './frontier';
@@ -50,10 +51,7 @@ async function site(routes: (origin: string) => Record<string, Route>): Promise<
   const result: Site = {
     origin,
     requests,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => closeServer(server),
   };
   servers.push(result);
   return result;
