@@ -1,8 +1,9 @@
 // The domain screen's first view, without waiting: opened by its address (a full page load, as from an
 // alert's link), the domain and its analyses are both requested while the screen's code loads, so a slow
 // answer for the domain does not also hold the analyses back (one round trip before the screen, not two in
-// a row); and its summary does not wait for the code of the panels below it (most of the screen's code).
-// The domain's answer, then the panels' module, are held here for a while: the rest goes on meanwhile.
+// a row); the domain is asked for beside the current user, not after it; and the summary does not wait for
+// the code of the panels below it (most of the screen's code). Answers and the panels' module are held here
+// for a while: the rest goes on meanwhile.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HTTPRequest } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +52,31 @@ describe('the domain screen', () => {
     });
     expect(seen.indexOf('analyses asked')).toBeGreaterThan(-1);
     expect(seen.indexOf('analyses asked')).toBeLessThan(seen.indexOf('domain released'));
+  });
+
+  it('asks for the domain beside the current user, not after it', async () => {
+    const domain = await createShop();
+    const domainPath = `/api/domains/${domain.id}`;
+    const seen: string[] = [];
+    const onRequest = (request: HTTPRequest) => {
+      const path = new URL(request.url()).pathname;
+      if (path === '/api/user' && !seen.includes('user asked')) {
+        seen.push('user asked');
+        setTimeout(() => {
+          seen.push('user released');
+          void request.continue();
+        }, HOLD_MS);
+        return;
+      }
+      if (path === domainPath) seen.push('domain asked');
+      void request.continue();
+    };
+    await intercepting(onRequest, async () => {
+      await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+      await t.page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });
+    });
+    expect(seen.indexOf('domain asked')).toBeGreaterThan(-1);
+    expect(seen.indexOf('domain asked')).toBeLessThan(seen.indexOf('user released'));
   });
 
   it("shows its summary while the panels' module is still loading, then the panels", async () => {

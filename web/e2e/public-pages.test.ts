@@ -55,18 +55,30 @@ describe('visitor screens', () => {
     // at once): a marker whose session is gone, answered 401.
     await t.page.setCookie({ name: 'csp_signed_in', value: '1', url: t.server.url });
     t.guard.allowFailedRequest('/api/user', 401);
-    let release: (() => Promise<void>) | undefined;
+    // The dashboard's lists are asked for beside the user (the marker says a session is likely): each is
+    // answered 401 too, and forgotten with the user.
+    for (const path of ['/api/domains', '/api/csp-analyses', '/api/achievements', '/api/achievements/stats'])
+      t.guard.allowFailedRequest(path, 401);
+    // Every API request is held (the lists are asked for beside the user): until they are answered, nothing
+    // is known.
+    const held: HTTPRequest[] = [];
     let markHeld: () => void = () => {};
     const heldUserLookup = new Promise<void>((resolve) => {
       markHeld = resolve;
     });
+    let releasing = false;
     const onRequest = (request: HTTPRequest) => {
-      if (!release && new URL(request.url()).pathname === '/api/user') {
-        release = () => request.continue();
-        markHeld();
+      const path = new URL(request.url()).pathname;
+      if (!releasing && path.startsWith('/api/')) {
+        held.push(request);
+        if (path === '/api/user') markHeld();
       } else {
         void request.continue();
       }
+    };
+    const release = async () => {
+      releasing = true;
+      await Promise.all(held.map((request) => request.continue()));
     };
     t.page.on('request', onRequest);
     await t.page.setRequestInterception(true);
@@ -79,7 +91,7 @@ describe('visitor screens', () => {
       );
       expect(await t.page.evaluate(() => location.pathname)).toBe('/dashboard');
       expect(await t.page.$('[data-testid="toast"]')).toBeNull();
-      await release!();
+      await release();
       await waitForToast(t.page, 'Unauthorized');
     } finally {
       t.page.off('request', onRequest);

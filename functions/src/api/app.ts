@@ -1,6 +1,7 @@
 // The API: one sub-app per resource, joined under /api. Used as is by the Lambda and by the local server.
 import { Hono } from 'hono';
 import { limitBody } from '../http/body-limit';
+import { compressAnswers } from '../http/compress-answers';
 import { securityHeaders } from '../http/security-headers';
 import type { ApiDeps, ApiEnv } from './deps';
 import { apiTokenAuth } from './middleware/api-token';
@@ -43,6 +44,7 @@ export function createApiApp(deps: ApiDeps) {
   const app = new Hono<ApiEnv>().basePath('/api');
   app.onError(handleError);
   app.notFound(handleNotFound);
+  app.use(compressAnswers());
   app.use(requestContext(deps));
   app.use(originGuard());
   // Before any body is read or any table touched: a client over its budget costs next to nothing.

@@ -1,5 +1,6 @@
 // The Lambda entry, driven with Function URL (payload v2) events on DynamoDB Local.
 import { randomBytes } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomSecrets } from '../local/secrets';
@@ -107,6 +108,29 @@ describe('API Lambda entry (HTTP API v2 events)', () => {
     const event = v2Event('GET', '/api/altcha-challenge');
     expect((await handler(event, context)).headers?.['x-request-id']).toBe(event.requestContext.requestId);
     expect(JSON.parse(me.body!).username).toBe('lambda_user');
+  });
+
+  it('gzips an answer of 1 KB and more for a viewer that accepts it (base64 to the Function URL), and only then', async () => {
+    const zipped = await handler(
+      v2Event('GET', '/api/openapi.json', { headers: { 'accept-encoding': 'gzip, deflate, br' } }),
+      context,
+    );
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers?.['content-encoding']).toBe('gzip');
+    expect(zipped.isBase64Encoded).toBe(true);
+    const body = gunzipSync(Buffer.from(zipped.body!, 'base64')).toString('utf8');
+    expect(JSON.parse(body).openapi).toMatch(/^3\./);
+    expect(zipped.body!.length).toBeLessThan(body.length / 2);
+
+    const plain = await handler(v2Event('GET', '/api/openapi.json'), context);
+    expect(plain.headers?.['content-encoding']).toBeUndefined();
+    expect(JSON.parse(plain.body!)).toEqual(JSON.parse(body));
+    // A small answer is not worth it.
+    const small = await handler(
+      v2Event('GET', '/api/altcha-challenge', { headers: { 'accept-encoding': 'gzip' } }),
+      context,
+    );
+    expect(small.headers?.['content-encoding']).toBeUndefined();
   });
 
   it('refuses a request that went around CloudFront (no or wrong origin-verify header)', async () => {

@@ -4,9 +4,9 @@
 // the token of its current run. Claiming, progress, completion, failure, release and queueing are here; the
 // analysis item itself is analyses.ts'.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { PolicyAudit } from '@csp/shared/csp/audit';
 import type { PolicyFinding } from '@csp/shared/csp/finding';
 import type { CspRules, PolicyBudget, ResourceStats } from '@csp/shared/csp/policy';
+import type { PolicyAudit } from '@csp/shared/csp/policy-audit';
 import type { Analysis, AnalysisStage, CaptureSummary } from '@csp/shared/schemas/analysis';
 import type { SubresourceIntegrity } from '@csp/shared/schemas/subresource-integrity';
 import type { TrustedTypesDryRun } from '@csp/shared/schemas/trusted-types';

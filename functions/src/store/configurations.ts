@@ -1,7 +1,7 @@
 // Saved CSP configurations (csp_configurations): one item each, listed per domain through gsi2. A
 // configuration stores the audit of the policy it sends, computed by the caller when it is written.
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { PolicyAudit } from '@csp/shared/csp/audit';
+import type { PolicyAudit } from '@csp/shared/csp/policy-audit';
 import {
   type Configuration,
   type ConfigurationBody,

@@ -1,7 +1,7 @@
 // What a completed analysis adds to its owner's achievement counters: one more analysis, and what its
 // policies earned. Read from the audits of the policies (analyses/outcome.ts), which the crawl writer makes
 // itself from the policies it is handed (crawl-writer/writer.ts).
-import type { PolicyAudit } from '../csp/audit';
+import type { PolicyAudit } from '../csp/policy-audit';
 import type { Verification } from '../schemas/analysis';
 import type { Counters } from './catalogue';
 

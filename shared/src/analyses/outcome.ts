@@ -11,10 +11,11 @@
 import type { Counters } from '../achievements/catalogue';
 import { achievementsOfCompletedRun } from '../achievements/completed-run';
 import type { CrawlArtifact } from '../csp/artifact';
-import { auditPolicy, type PolicyAudit } from '../csp/audit';
+import { auditPolicy } from '../csp/audit';
 import type { PolicyFinding } from '../csp/finding';
 import { type GeneratedPolicy, generatePolicy } from '../csp/generate';
 import type { CspRules, PolicyBudget, PolicyTarget, ResourceStats } from '../csp/policy';
+import type { PolicyAudit } from '../csp/policy-audit';
 import { REPORTING_GROUP, serializePolicy } from '../csp/serialize';
 import { computeResourceStats } from '../csp/stats';
 import type { BlockedItem, CaptureSummary, EngineVerification, Verification } from '../schemas/analysis';

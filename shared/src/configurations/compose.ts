@@ -8,12 +8,13 @@
 // `require-trusted-types-for 'script'`, the `trusted-types` names and the same reporting. Browsers apply
 // every CSP header they get, each on its own, so the second one changes nothing the first allows. In the
 // policy's own mode they are directives of the policy itself: one header.
-import { auditPolicy, type PolicyAudit } from '../csp/audit';
+import { auditPolicy } from '../csp/audit';
 import type { AuditContext } from '../csp/checks/check';
 import { NONE, SELF, sortSources } from '../csp/directives';
 import { type IntegrityPolicyMode, integrityPolicyHeader } from '../csp/integrity-policy';
 import { applyNonce } from '../csp/nonce';
 import type { CspRules } from '../csp/policy';
+import type { PolicyAudit } from '../csp/policy-audit';
 import {
   CSP_HEADER,
   CSP_REPORT_ONLY_HEADER,

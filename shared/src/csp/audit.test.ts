@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { artifactOfPages } from './artifact-factory';
-import { auditPolicy, issueSources, policyBadge } from './audit';
+import { auditPolicy } from './audit';
 import { generatePolicy } from './generate';
+import { issueSources, policyBadge } from './policy-audit';
 
 const NONCE = "'nonce-abcdefghijklmnopqrstuv'";
 

@@ -2,7 +2,7 @@
 // giving the findings that the generator's output, the recommendations, the badge, the Issues count and the
 // grade all read. Check sets are plain arrays, as in google/csp-evaluator.
 import { CspParser } from 'csp_evaluator/dist/parser.js';
-import * as z from 'zod';
+import type * as z from 'zod';
 import { dictionary } from '../maps/dictionary';
 import { broadSourcesCheck } from './checks/broad-sources';
 import { type AuditContext, auditContextSchema, type PolicyCheck, parsePolicy } from './checks/check';
@@ -17,9 +17,10 @@ import { reportingCheck } from './checks/reporting';
 import { trustedTypesCheck } from './checks/trusted-types';
 import { unsafeEvalCheck } from './checks/unsafe-eval';
 import { unsafeInlineCheck } from './checks/unsafe-inline';
-import { compareFindings, type PolicyFinding, policyFindingSchema } from './finding';
-import { gradeOfScore, gradeSchema, isIssue, scoreOf } from './grade';
+import { compareFindings, type PolicyFinding } from './finding';
+import { gradeOfScore, isIssue, scoreOf } from './grade';
 import type { CspRules } from './policy';
+import type { PolicyAudit } from './policy-audit';
 
 export const POLICY_CHECKS: readonly PolicyCheck[] = [
   unsafeInlineCheck,
@@ -35,16 +36,6 @@ export const POLICY_CHECKS: readonly PolicyCheck[] = [
   cspEvaluatorCheck,
   generatorCheck,
 ];
-
-export const policyAuditSchema = z.object({
-  grade: gradeSchema,
-  /** 0–100, see grade.ts. */
-  score: z.number().int().min(0).max(100),
-  /** Findings of severity high or medium from the security checks (see isIssue). */
-  issues: z.number().int().min(0),
-  findings: z.array(policyFindingSchema),
-});
-export type PolicyAudit = z.infer<typeof policyAuditSchema>;
 
 export function auditPolicy(
   rules: CspRules,
@@ -63,25 +54,6 @@ export function auditPolicy(
   const findings = judgeLocalSources([...unique.values()], ctx).sort(compareFindings);
   const score = scoreOf(findings);
   return { grade: gradeOfScore(score), score, issues: findings.filter(isIssue).length, findings };
-}
-
-export const POLICY_BADGES = ['Security Issues', 'Valid'] as const;
-export type PolicyBadge = (typeof POLICY_BADGES)[number];
-
-/**
- * Spec: 'Security Issues' when a source has unsafe-inline or unsafe-eval (both are issues wherever a
- * browser applies them), otherwise 'Valid'. Read from the audit, so other issues of the same weight count
- * too and an 'unsafe-inline' that a nonce makes browsers ignore does not.
- */
-export function policyBadge(audit: Pick<PolicyAudit, 'issues'>): PolicyBadge {
-  return audit.issues > 0 ? 'Security Issues' : 'Valid';
-}
-
-/** Sources of a directive that a scored finding of severity high or medium names (highlighted in cards). */
-export function issueSources(audit: Pick<PolicyAudit, 'findings'>, directive: string): Set<string> {
-  const out = new Set<string>();
-  for (const f of audit.findings) if (isIssue(f) && f.directive === directive && f.value) out.add(f.value);
-  return out;
 }
 
 /** A header value as rules (csp_evaluator's parser: directive names lower-cased, sources as written). */

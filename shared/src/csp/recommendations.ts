@@ -1,6 +1,6 @@
 // The spec's Security Recommendations panel (section 9), read from a policy's audit findings.
 import * as z from 'zod';
-import type { PolicyAudit } from './audit';
+import type { PolicyAudit } from './policy-audit';
 
 export const recommendationSchema = z.object({
   type: z.enum(['warning', 'info', 'success']),

@@ -1,8 +1,8 @@
 // The analysis summary (spec: Total Resources, Unique Domains, Security Issues) computed from a crawl and the
 // policy generated for it.
 import type { CrawlArtifact } from './artifact';
-import type { PolicyAudit } from './audit';
 import type { ResourceStats } from './policy';
+import type { PolicyAudit } from './policy-audit';
 import { authorityPrefix, schemeOf } from './source';
 
 /**

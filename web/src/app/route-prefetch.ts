@@ -1,7 +1,10 @@
 // What a screen reads first, asked for while the screen's modules load: a route's loader runs beside its
-// lazy import, so the data requests no longer wait for the screen's code (nor for a render). Only for a
-// signed-in user: the current-user lookup already in flight answers that, and a visitor asks nothing (the
-// screen sends them to /auth). Nothing here decides what a screen shows; its own queries read this cache.
+// lazy import, so the data requests no longer wait for the screen's code (nor for a render). Only when the
+// signed-in marker says a session is likely (a visitor asks nothing: the screen sends them to /auth), and
+// beside the current-user lookup, not after it: on a phone's network that is a round trip less before the
+// first view. Should the session turn out to be gone, the reads have answered null (a 401 on a read) and
+// are forgotten with the user, so nothing of them outlives it. Nothing here decides what a screen shows;
+// its own queries read this cache.
 import type { QueryClient } from '@tanstack/react-query';
 import { getAchievementStatsQueryOptions } from '@/features/achievements/api/get-achievement-stats';
 import { getAchievementsQueryOptions } from '@/features/achievements/api/get-achievements';
@@ -9,13 +12,15 @@ import { getAnalysesQueryOptions } from '@/features/analyses/api/get-analyses';
 import { getUserQueryOptions, maybeSignedIn } from '@/features/auth/api/get-user';
 import { getDomainQueryOptions } from '@/features/domains/api/get-domain';
 import { getDomainsQueryOptions } from '@/features/domains/api/get-domains';
+import { forgetUser } from '@/lib/query-client';
 
 function whenSignedIn(queryClient: QueryClient, prefetch: () => Promise<unknown>): null {
   if (maybeSignedIn()) {
+    const data = prefetch().catch(() => {}); // the screen's own queries show any failure
     void queryClient
       .ensureQueryData(getUserQueryOptions())
-      .then((user) => (user ? prefetch() : undefined))
-      .catch(() => {}); // the screen's own queries show any failure
+      .then((user) => (user ? undefined : data.then(() => forgetUser(queryClient))))
+      .catch(() => {});
   }
   return null; // a loader answers at once: the screen never waits for it
 }

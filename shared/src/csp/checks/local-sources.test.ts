@@ -1,8 +1,9 @@
 // Loopback, private and own-endpoint sources never weigh on the grade, and no finding says browsers ignore
 // an IPv4 source (they load it).
 import { describe, expect, it } from 'vitest';
-import { auditPolicy, policyBadge, rulesOfHeader } from '../audit';
+import { auditPolicy, rulesOfHeader } from '../audit';
 import { severityRank } from '../finding';
+import { policyBadge } from '../policy-audit';
 import { hostKind, hostOfSource, localKind } from './local-sources';
 
 const OWN = 'http://localhost:3000/api/uri-report?domain=d1';

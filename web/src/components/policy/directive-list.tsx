@@ -1,8 +1,9 @@
 // The directives of a policy as collapsible cards (spec: script-src starts open, the others closed), with
 // Expand all / Collapse all. Which sources are a risk comes from the policy's audit.
-import { issueSources, type PolicyAudit } from '@csp/shared/csp/audit';
+
 import { compareDirectives } from '@csp/shared/csp/directives';
 import type { CspRules } from '@csp/shared/csp/policy';
+import { issueSources, type PolicyAudit } from '@csp/shared/csp/policy-audit';
 import { useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { DirectiveCard } from './directive-card';

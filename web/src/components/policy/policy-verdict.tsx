@@ -1,7 +1,8 @@
 // The verdict on a policy, read from its audit: the spec's badge ('Security Issues' / 'Valid') and the
 // grade (A+ to F), each with a tooltip saying what it is based on.
-import { type PolicyAudit, policyBadge } from '@csp/shared/csp/audit';
+
 import type { Grade } from '@csp/shared/csp/grade';
+import { type PolicyAudit, policyBadge } from '@csp/shared/csp/policy-audit';
 import { TriangleAlert } from 'lucide-react';
 import { Badge, type BadgeVariant } from '@/components/ui/badge';
 import { Tooltip } from '@/components/ui/tooltip';

@@ -9,8 +9,8 @@ import {
   exportComposed,
   INTEGRITY_FINDING_CODES,
 } from '@csp/shared/configurations/compose';
-import type { PolicyAudit } from '@csp/shared/csp/audit';
 import { isIssue } from '@csp/shared/csp/grade';
+import type { PolicyAudit } from '@csp/shared/csp/policy-audit';
 import { renderPolicy } from '@csp/shared/csp/serialize';
 import type { ServerType } from '@csp/shared/schemas/configuration';
 import { Copy, Download } from 'lucide-react';

@@ -3,8 +3,9 @@
 // the analysis says so or its verification does not hold, the self-verification, the header budget,
 // an Allowlist / Strict toggle when the analysis has both, one collapsible card per directive (script-src
 // open), Copy, Download (csp-policy.txt) and server configurations.
-import { auditPolicy, type PolicyAudit } from '@csp/shared/csp/audit';
+import { auditPolicy } from '@csp/shared/csp/audit';
 import type { CspRules, PolicyBudget } from '@csp/shared/csp/policy';
+import type { PolicyAudit } from '@csp/shared/csp/policy-audit';
 import { CSP_HEADER, renderPolicy } from '@csp/shared/csp/serialize';
 import { serverExport } from '@csp/shared/csp/server-export';
 import type { Analysis } from '@csp/shared/schemas/analysis';

@@ -1,8 +1,9 @@
 // 'Policy findings': the shown policy's audit, most severe first — what each finding is, where it came from
 // (our checks, Google's CSP Evaluator, or the generator explaining why a source is there or what it traded
 // to fit the header) and how to fix it. The grade and the Issues count are computed from the same list.
-import type { PolicyAudit } from '@csp/shared/csp/audit';
+
 import { compareFindings, type PolicyFinding, SEVERITIES } from '@csp/shared/csp/finding';
+import type { PolicyAudit } from '@csp/shared/csp/policy-audit';
 import { ListChecks, SearchCheck } from 'lucide-react';
 import { GradeBadge } from '@/components/policy/policy-verdict';
 import { SeverityBadge } from '@/components/policy/severity-badge';

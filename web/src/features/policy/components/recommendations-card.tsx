@@ -1,6 +1,6 @@
 // 'Security Recommendations' (spec section 9), from securityRecommendations() of the shown policy's audit.
 
-import type { PolicyAudit } from '@csp/shared/csp/audit';
+import type { PolicyAudit } from '@csp/shared/csp/policy-audit';
 import { type Recommendation, securityRecommendations } from '@csp/shared/csp/recommendations';
 import { CircleCheck, Info, Lightbulb, type LucideIcon, TriangleAlert } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
