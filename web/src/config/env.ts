@@ -1,10 +1,13 @@
-// The web app's configuration, read once from Vite's build-time environment and validated.
-// zod/mini keeps this out of the first download (the full zod loads with the forms).
-import * as z from 'zod/mini';
+// The web app's configuration, read once from Vite's build-time environment. One string, checked by hand:
+// a schema library here would be part of every page's first download.
 
-const envSchema = z.object({
+function apiUrl(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof value !== 'string') throw new Error('VITE_API_URL must be a string');
+  return value;
+}
+
+export const env = {
   /** Prefix of every API call; empty means same origin (the product serves the app and /api together). */
-  VITE_API_URL: z._default(z.string(), ''),
-});
-
-export const env = envSchema.parse(import.meta.env);
+  VITE_API_URL: apiUrl(import.meta.env.VITE_API_URL),
+} as const;

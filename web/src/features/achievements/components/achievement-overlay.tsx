@@ -11,6 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { useAfterPaint } from '@/hooks/use-after-paint';
 import { cn } from '@/lib/class-names';
 import { userQueryKey } from '@/lib/query-keys';
 import { useAchievements } from '../api/get-achievements';
@@ -31,7 +32,9 @@ export function AchievementOverlay({ signedIn }: { signedIn: boolean }) {
   // page's requests) must not read the unlocks of a user who is no longer signed in.
   const queryClient = useQueryClient();
   const known = signedIn && Boolean(queryClient.getQueryData(userQueryKey));
-  const achievements = useAchievements({ enabled: known }).data ?? [];
+  // Read once the screen's first view is painted: an unlock shows only at a quiet moment anyway.
+  const painted = useAfterPaint();
+  const achievements = useAchievements({ enabled: known && painted }).data ?? [];
   useUnlockRefresh(known);
   const markSeen = useMarkSeen();
   // Oldest unseen first, one at a time; hidden at once, before the server's list says it was seen.
