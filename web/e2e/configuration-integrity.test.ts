@@ -1,13 +1,14 @@
 // The rules generator's integrity options in real Chromium: Integrity-Policy, 'report-sha256' and Trusted
 // Types change the composed headers as they are chosen, the Trusted Types names start from what the base
-// analysis's crawl saw created, 'report-sha256' is off and says why without reporting, a bad name is
-// refused, and a saved configuration keeps the options. Screenshots at 1440 and 390 px go to
-// /tmp/shots-ipol/.
+// analysis's crawl saw created, 'report-sha256' is off and says why without reporting (or that it needs the
+// report address when the configurations could not load), a bad name is refused, and a saved configuration
+// keeps the options. Screenshots at 1440 and 390 px go to /tmp/shots-ipol/.
 import { mkdirSync } from 'node:fs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { analysisKey } from '@csp/functions/src/store/keys';
 import type { Domain } from '@csp/shared/schemas/domain';
 import type { TrustedTypesDryRun } from '@csp/shared/schemas/trusted-types';
+import type { HTTPRequest } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import { fill, waitForToast } from './harness';
 import { seedCompleted } from './seed';
@@ -165,4 +166,35 @@ describe('rules generator: integrity options', () => {
     await shot('[data-testid="integrity-options"]', 'integrity-options-390.png');
     await shot('[data-testid="config-extra-headers"]', 'integrity-headers-390.png');
   }, 120_000);
+
+  it("says 'report-sha256' needs the report address when the configurations could not load, not that reporting is off", async () => {
+    const domain = (await (
+      await t.client.post('/api/domains', { name: 'Depot', url: 'https://depot.example.com/' })
+    ).json()) as Domain;
+    await seedCompleted(t.server.deps.db, { userId: t.user.id, domainId: domain.id, url: domain.url });
+    const listPath = `/api/domains/${domain.id}/csp-configurations`;
+    t.guard.allowFailedRequest(listPath, 503);
+    const onRequest = (request: HTTPRequest) => {
+      if (new URL(request.url()).pathname === listPath) {
+        void request.respond({ status: 503, contentType: 'application/json', body: '{"message":"down"}' });
+        return;
+      }
+      void request.continue();
+    };
+    await t.page.setRequestInterception(true);
+    t.page.on('request', onRequest);
+    try {
+      await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+      await waitForToast(t.page, 'Failed to fetch CSP configurations');
+      // Include report-uri is on: what is missing is the address, which comes with the configurations.
+      await waitForText('[data-testid="report-sha256-hint"]', 'Available once');
+      expect(await text('[data-testid="report-sha256-hint"]')).not.toContain('Needs reporting');
+      expect(
+        await t.page.$eval('[data-testid="report-sha256"]', (b) => (b as HTMLButtonElement).disabled),
+      ).toBe(true);
+    } finally {
+      t.page.off('request', onRequest);
+      await t.page.setRequestInterception(false);
+    }
+  }, 60_000);
 });

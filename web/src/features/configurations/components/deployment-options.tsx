@@ -137,6 +137,7 @@ export function DeploymentOptions({
       <IntegrityOptions
         state={state}
         reporting={state.includeReportUri && Boolean(reportEndpoint)}
+        endpointKnown={Boolean(reportEndpoint)}
         offeredNames={offeredNames}
         onChange={onChange}
       />

@@ -48,12 +48,15 @@ function ModeRow({
 export function IntegrityOptions({
   state,
   reporting,
+  endpointKnown,
   offeredNames,
   onChange,
 }: {
   state: EditorState;
   /** The policy reports through report-to (report-uri on and an endpoint known). */
   reporting: boolean;
+  /** The product's report address is known (it comes with the configurations list). */
+  endpointKnown: boolean;
   /** Trusted Types policy names the base analysis's crawl saw created. */
   offeredNames: string[];
   onChange: (patch: Partial<EditorState>) => void;
@@ -85,7 +88,9 @@ export function IntegrityOptions({
           <span className="text-xs text-muted-foreground" data-testid="report-sha256-hint">
             {reporting
               ? INTEGRITY_HINTS.reportSha256
-              : "Needs reporting: turn on 'Include report-uri' first (hashes arrive as Reporting API reports)."}
+              : state.includeReportUri && !endpointKnown
+                ? "Available once the product's report address is loaded (it comes with the configurations)."
+                : "Needs reporting: turn on 'Include report-uri' first (hashes arrive as Reporting API reports)."}
           </span>
         </div>
         <Switch
