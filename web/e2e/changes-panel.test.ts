@@ -14,7 +14,7 @@ import type { RunSnapshot } from '@csp/shared/watch/snapshot';
 import { syntheticRuns } from '@csp/shared/watch/snapshot-factory';
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { clickUncovered, dismissAchievementOverlay, waitForToast } from './harness';
+import { clickUncovered, dismissAchievementOverlay, intercepting, waitForToast } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
 const t = setupSignedInBrowser();
@@ -197,9 +197,7 @@ describe('the Changes panel', () => {
       }
     };
     t.guard.allowFailedRequest(changesPath, 500);
-    t.page.on('request', onRequest);
-    await t.page.setRequestInterception(true);
-    try {
+    await intercepting(t.page, onRequest, async () => {
       await t.page.goto(`${t.server.url}/domains/${quiet.id}`, { waitUntil: 'load' });
       expect((await waitForToast(t.page, 'Failed to fetch the changes')).variant).toBe('destructive');
       const retry = await t.page.waitForSelector(
@@ -214,10 +212,7 @@ describe('the Changes panel', () => {
       );
       await clickUncovered(t.page, retry!);
       await answered;
-    } finally {
-      t.page.off('request', onRequest);
-      await t.page.setRequestInterception(false);
-    }
+    });
     await t.page.waitForFunction(() =>
       document.body.innerText.includes(
         "No changes yet: the first comparison appears after a domain's second analysis",

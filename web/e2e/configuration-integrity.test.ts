@@ -10,7 +10,7 @@ import type { Domain } from '@csp/shared/schemas/domain';
 import type { TrustedTypesDryRun } from '@csp/shared/schemas/trusted-types';
 import type { HTTPRequest } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { fill, waitForToast } from './harness';
+import { fill, intercepting, waitForToast } from './harness';
 import { seedCompleted } from './seed';
 import { setupSignedInBrowser } from './signed-in-browser';
 
@@ -181,9 +181,7 @@ describe('rules generator: integrity options', () => {
       }
       void request.continue();
     };
-    await t.page.setRequestInterception(true);
-    t.page.on('request', onRequest);
-    try {
+    await intercepting(t.page, onRequest, async () => {
       await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
       await waitForToast(t.page, 'Failed to fetch CSP configurations');
       // Include report-uri is on: what is missing is the address, which comes with the configurations.
@@ -192,9 +190,6 @@ describe('rules generator: integrity options', () => {
       expect(
         await t.page.$eval('[data-testid="report-sha256"]', (b) => (b as HTMLButtonElement).disabled),
       ).toBe(true);
-    } finally {
-      t.page.off('request', onRequest);
-      await t.page.setRequestInterception(false);
-    }
+    });
   }, 60_000);
 });

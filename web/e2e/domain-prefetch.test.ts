@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HTTPRequest } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
+import { intercepting } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
 const t = setupSignedInBrowser();
@@ -14,18 +15,6 @@ const HOLD_MS = 1_500;
 
 async function createShop(): Promise<{ id: string }> {
   return (await t.client.post('/api/domains', { name: 'Shop', url: 'https://shop.example.com' })).json();
-}
-
-/** Runs `run` with every request of the page handed to `onRequest` (which continues or holds it). */
-async function intercepting(onRequest: (request: HTTPRequest) => void, run: () => Promise<void>) {
-  await t.page.setRequestInterception(true);
-  t.page.on('request', onRequest);
-  try {
-    await run();
-  } finally {
-    t.page.off('request', onRequest);
-    await t.page.setRequestInterception(false);
-  }
 }
 
 describe('the domain screen', () => {
@@ -46,7 +35,7 @@ describe('the domain screen', () => {
       if (path === `${domainPath}/analyses`) seen.push('analyses asked');
       void request.continue();
     };
-    await intercepting(onRequest, async () => {
+    await intercepting(t.page, onRequest, async () => {
       await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
       await t.page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });
     });
@@ -71,7 +60,7 @@ describe('the domain screen', () => {
       if (path === domainPath) seen.push('domain asked');
       void request.continue();
     };
-    await intercepting(onRequest, async () => {
+    await intercepting(t.page, onRequest, async () => {
       await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
       await t.page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });
     });
@@ -93,7 +82,7 @@ describe('the domain screen', () => {
     const cdp = await t.page.createCDPSession();
     await cdp.send('Network.clearBrowserCache');
     await cdp.detach();
-    await intercepting(onRequest, async () => {
+    await intercepting(t.page, onRequest, async () => {
       await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
       // The summary: the domain's name and the card that starts an analysis.
       await t.page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });

@@ -3,7 +3,7 @@
 // failure, and a failed read announced by the spec's destructive toast.
 import type { BrowserContext, HTTPRequest } from 'puppeteer-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clickText, fill, visibleText, waitForPath, waitForToast } from './harness';
+import { clickText, fill, intercepting, visibleText, waitForPath, waitForToast } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
 const t = setupSignedInBrowser();
@@ -74,16 +74,11 @@ describe('first hour: signing up and the messages that matter', () => {
       }
     };
     t.guard.allowFailedRequest('/api/csp-analyses', 500);
-    t.page.on('request', onRequest);
-    await t.page.setRequestInterception(true);
-    try {
+    await intercepting(t.page, onRequest, async () => {
       await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
       const toast = await waitForToast(t.page, 'Failed to fetch analyses');
       expect(toast.variant).toBe('destructive');
-    } finally {
-      t.page.off('request', onRequest);
-      await t.page.setRequestInterception(false);
-    }
+    });
   });
 
   it('reads a 401 on the report reads as no reports, not as a failure', async () => {
@@ -107,9 +102,7 @@ describe('first hour: signing up and the messages that matter', () => {
       }
     };
     for (const path of reportReads) t.guard.allowFailedRequest(path, 401);
-    t.page.on('request', onRequest);
-    await t.page.setRequestInterception(true);
-    try {
+    await intercepting(t.page, onRequest, async () => {
       await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
       await t.page.waitForFunction(
         () =>
@@ -120,9 +113,6 @@ describe('first hour: signing up and the messages that matter', () => {
       );
       const text = await visibleText(t.page);
       expect(text).not.toContain('Failed to fetch URI reports');
-    } finally {
-      t.page.off('request', onRequest);
-      await t.page.setRequestInterception(false);
-    }
+    });
   });
 });

@@ -16,7 +16,7 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { Browser, ConsoleMessage, ElementHandle, Page } from 'puppeteer-core';
+import type { Browser, ConsoleMessage, ElementHandle, HTTPRequest, Page } from 'puppeteer-core';
 import type {} from 'vitest';
 
 declare module 'vitest' {
@@ -204,6 +204,25 @@ export async function recordToasts(page: Page): Promise<() => Promise<string[]>>
     new MutationObserver(collect).observe(document.body, { childList: true, subtree: true });
   });
   return () => page.evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
+}
+
+/**
+ * Runs `run` with every request of the page handed to `onRequest`, which continues, answers or holds it;
+ * interception is off again afterwards, whatever happened.
+ */
+export async function intercepting(
+  page: Page,
+  onRequest: (request: HTTPRequest) => void,
+  run: () => Promise<void>,
+): Promise<void> {
+  await page.setRequestInterception(true);
+  page.on('request', onRequest);
+  try {
+    await run();
+  } finally {
+    page.off('request', onRequest);
+    await page.setRequestInterception(false);
+  }
 }
 
 export async function waitForPath(page: Page, path: string, timeout = 15_000): Promise<void> {

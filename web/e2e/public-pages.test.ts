@@ -2,7 +2,7 @@
 // the protected-route rule, all on the real product server under its strict CSP.
 import type { HTTPRequest } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { visibleText, waitForPath, waitForToast } from './harness';
+import { intercepting, visibleText, waitForPath, waitForToast } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
 const t = setupSignedInBrowser({ signedIn: false });
@@ -80,9 +80,7 @@ describe('visitor screens', () => {
       releasing = true;
       await Promise.all(held.map((request) => request.continue()));
     };
-    t.page.on('request', onRequest);
-    await t.page.setRequestInterception(true);
-    try {
+    await intercepting(t.page, onRequest, async () => {
       await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
       await heldUserLookup;
       // The lookup is still pending: the whole screen says Loading... and nothing has been decided yet.
@@ -93,10 +91,7 @@ describe('visitor screens', () => {
       expect(await t.page.$('[data-testid="toast"]')).toBeNull();
       await release();
       await waitForToast(t.page, 'Unauthorized');
-    } finally {
-      t.page.off('request', onRequest);
-      await t.page.setRequestInterception(false);
-    }
+    });
     await waitForPath(t.page, '/auth');
     // The answer cleared the marker: the next screen knows the visitor without asking.
     expect((await t.page.cookies()).map((c) => c.name)).not.toContain('csp_signed_in');
