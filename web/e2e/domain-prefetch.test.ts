@@ -68,6 +68,20 @@ describe('the domain screen', () => {
     expect(seen.indexOf('domain asked')).toBeLessThan(seen.indexOf('user released'));
   });
 
+  it('asks who is signed in once: the screen mounting right after the answer does not ask again', async () => {
+    const domain = await createShop();
+    const lookups: string[] = [];
+    const onRequest = (request: HTTPRequest) => {
+      if (new URL(request.url()).pathname === '/api/user') lookups.push(request.url());
+      void request.continue();
+    };
+    await intercepting(t.page, onRequest, async () => {
+      await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'networkidle0' });
+      await t.page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });
+    });
+    expect(lookups).toHaveLength(1);
+  });
+
   it("shows its summary while the panels' module is still loading, then the panels", async () => {
     const domain = await createShop();
     let hold: (request: HTTPRequest) => void = () => {};

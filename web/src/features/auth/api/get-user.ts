@@ -15,6 +15,9 @@ export function maybeSignedIn(): boolean {
   return env.VITE_API_URL !== '' || hasSignedInCookie(document.cookie);
 }
 
+/** An answer this fresh is not asked again by a screen that mounts (see refetchOnMount). */
+export const JUST_ANSWERED_MS = 1_000;
+
 export async function getUser() {
   if (!maybeSignedIn()) return null;
   return apiGet(api.user.$get());
@@ -27,6 +30,9 @@ export function getUserQueryOptions() {
     // A visitor's screen renders at once, without a loading state.
     initialData: () => (maybeSignedIn() ? undefined : null),
     staleTime: 0,
+    // Always stale, so a screen mounting asks again, except right after an answer: the first screen of a
+    // page load mounts a moment after the lookup started with the app answered, and asked it twice.
+    refetchOnMount: (query) => Date.now() - query.state.dataUpdatedAt > JUST_ANSWERED_MS,
     refetchOnWindowFocus: true,
     retry: false,
   });
