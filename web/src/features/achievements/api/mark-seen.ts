@@ -1,7 +1,7 @@
 // POST /api/achievements/:type/seen: the overlay showed this unlock; it is not shown again.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, apiRequest, pathParam } from '@/lib/api-client';
-import { achievementsQueryKey } from './get-achievements';
+import { achievementsQueryKey, refreshAchievements } from './get-achievements';
 
 export const markSeenMutationKey = [...achievementsQueryKey, 'seen'] as const;
 
@@ -11,6 +11,6 @@ export function useMarkSeen() {
     mutationKey: markSeenMutationKey,
     mutationFn: (type: string) =>
       apiRequest(api.achievements[':type'].seen.$post({ param: { type: pathParam(type) } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: achievementsQueryKey }),
+    onSettled: () => refreshAchievements(queryClient),
   });
 }

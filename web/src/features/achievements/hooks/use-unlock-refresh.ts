@@ -3,9 +3,7 @@
 // on the screen where it was earned rather than at the next visit of the dashboard.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { userQueryKey } from '@/lib/query-keys';
-import { wasSignedOutOnPurpose } from '@/lib/signed-out';
-import { achievementsQueryKey } from '../api/get-achievements';
+import { refreshAchievements } from '../api/get-achievements';
 import { markSeenMutationKey } from '../api/mark-seen';
 
 /** The `status` of a query's data, when it is one object with a status (an analysis, say). */
@@ -19,11 +17,8 @@ export function useUnlockRefresh(enabled: boolean) {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!enabled) return;
-    const refresh = () => {
-      // Signed out (Logout marks it, then clears the cache; its own success comes after): nothing to read.
-      if (wasSignedOutOnPurpose() || !queryClient.getQueryData(userQueryKey)) return;
-      void queryClient.invalidateQueries({ queryKey: achievementsQueryKey });
-    };
+    // Signed out (Logout marks it, then clears the cache; its own success comes after): nothing to read.
+    const refresh = () => refreshAchievements(queryClient);
     const stopMutations = queryClient.getMutationCache().subscribe((event) => {
       if (event.type !== 'updated' || event.action.type !== 'success') return;
       // Marking an unlock as seen refreshes the list itself.

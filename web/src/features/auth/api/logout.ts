@@ -15,6 +15,9 @@ export function useLogout(
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: logout,
+    // From the moment Logout is pressed: what would read again meanwhile (an unlock marked seen whose answer
+    // lands now) reads nothing, since the session may already be gone on the server.
+    onMutate: () => markSignedOut(),
     onSuccess: async () => {
       // Signed out on purpose: the protected screen being left must not toast 'Unauthorized'.
       markSignedOut();
