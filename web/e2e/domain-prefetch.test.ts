@@ -17,55 +17,49 @@ async function createShop(): Promise<{ id: string }> {
   return (await t.client.post('/api/domains', { name: 'Shop', url: 'https://shop.example.com' })).json();
 }
 
+/** Opens the domain screen by its address and waits for its summary's heading. */
+async function openShop(id: string, waitUntil: 'load' | 'networkidle0' = 'load'): Promise<void> {
+  await t.page.goto(`${t.server.url}/domains/${id}`, { waitUntil });
+  await t.page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });
+}
+
+/**
+ * Opens the domain screen with the first request for `held` held for HOLD_MS: what was seen, in order
+ * ('held asked', 'held released', 'asked' for each request for `asked`).
+ */
+async function openHolding(id: string, held: string, asked: string): Promise<string[]> {
+  const seen: string[] = [];
+  const onRequest = (request: HTTPRequest) => {
+    const path = new URL(request.url()).pathname;
+    if (path === held && !seen.includes('held asked')) {
+      seen.push('held asked');
+      setTimeout(() => {
+        seen.push('held released');
+        void request.continue();
+      }, HOLD_MS);
+      return;
+    }
+    if (path === asked) seen.push('asked');
+    void request.continue();
+  };
+  await intercepting(t.page, onRequest, () => openShop(id));
+  return seen;
+}
+
 describe('the domain screen', () => {
   it('asks for the domain and its analyses side by side', async () => {
     const domain = await createShop();
     const domainPath = `/api/domains/${domain.id}`;
-    const seen: string[] = [];
-    const onRequest = (request: HTTPRequest) => {
-      const path = new URL(request.url()).pathname;
-      if (path === domainPath) {
-        seen.push('domain asked');
-        setTimeout(() => {
-          seen.push('domain released');
-          void request.continue();
-        }, HOLD_MS);
-        return;
-      }
-      if (path === `${domainPath}/analyses`) seen.push('analyses asked');
-      void request.continue();
-    };
-    await intercepting(t.page, onRequest, async () => {
-      await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-      await t.page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });
-    });
-    expect(seen.indexOf('analyses asked')).toBeGreaterThan(-1);
-    expect(seen.indexOf('analyses asked')).toBeLessThan(seen.indexOf('domain released'));
+    const seen = await openHolding(domain.id, domainPath, `${domainPath}/analyses`);
+    expect(seen.indexOf('asked')).toBeGreaterThan(-1);
+    expect(seen.indexOf('asked')).toBeLessThan(seen.indexOf('held released'));
   });
 
   it('asks for the domain beside the current user, not after it', async () => {
     const domain = await createShop();
-    const domainPath = `/api/domains/${domain.id}`;
-    const seen: string[] = [];
-    const onRequest = (request: HTTPRequest) => {
-      const path = new URL(request.url()).pathname;
-      if (path === '/api/user' && !seen.includes('user asked')) {
-        seen.push('user asked');
-        setTimeout(() => {
-          seen.push('user released');
-          void request.continue();
-        }, HOLD_MS);
-        return;
-      }
-      if (path === domainPath) seen.push('domain asked');
-      void request.continue();
-    };
-    await intercepting(t.page, onRequest, async () => {
-      await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
-      await t.page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });
-    });
-    expect(seen.indexOf('domain asked')).toBeGreaterThan(-1);
-    expect(seen.indexOf('domain asked')).toBeLessThan(seen.indexOf('user released'));
+    const seen = await openHolding(domain.id, '/api/user', `/api/domains/${domain.id}`);
+    expect(seen.indexOf('asked')).toBeGreaterThan(-1);
+    expect(seen.indexOf('asked')).toBeLessThan(seen.indexOf('held released'));
   });
 
   it('asks who is signed in once: the screen mounting right after the answer does not ask again', async () => {
@@ -75,10 +69,7 @@ describe('the domain screen', () => {
       if (new URL(request.url()).pathname === '/api/user') lookups.push(request.url());
       void request.continue();
     };
-    await intercepting(t.page, onRequest, async () => {
-      await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'networkidle0' });
-      await t.page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });
-    });
+    await intercepting(t.page, onRequest, () => openShop(domain.id, 'networkidle0'));
     expect(lookups).toHaveLength(1);
   });
 
@@ -97,9 +88,8 @@ describe('the domain screen', () => {
     await cdp.send('Network.clearBrowserCache');
     await cdp.detach();
     await intercepting(t.page, onRequest, async () => {
-      await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
       // The summary: the domain's name and the card that starts an analysis.
-      await t.page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });
+      await openShop(domain.id);
       await t.page.waitForSelector('xpath/.//*[normalize-space()="Run an Analysis"]', { timeout: 10_000 });
       const panels = await Promise.race([held, sleep(10_000).then(() => null)]);
       expect(panels, "the panels' module was asked for").not.toBeNull();

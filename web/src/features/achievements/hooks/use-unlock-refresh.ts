@@ -17,7 +17,6 @@ export function useUnlockRefresh(enabled: boolean) {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!enabled) return;
-    // Signed out (Logout marks it, then clears the cache; its own success comes after): nothing to read.
     const refresh = () => refreshAchievements(queryClient);
     const stopMutations = queryClient.getMutationCache().subscribe((event) => {
       if (event.type !== 'updated' || event.action.type !== 'success') return;
