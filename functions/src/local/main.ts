@@ -35,6 +35,7 @@ async function main() {
   let firefox: FirefoxKeeper | undefined;
   const server = await startLocalServer({
     host: process.env.HOST ?? '127.0.0.1',
+    precompressWeb: true,
     crawlHandler: (deps, local) => {
       if ('executablePath' in secondEngine) {
         const dataDir = resolve(config.DATA_DIR);

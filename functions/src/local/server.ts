@@ -38,6 +38,8 @@ export interface LocalServerOptions {
   dynamoEndpoint?: string;
   tableName?: string;
   webDist?: string;
+  /** Compress the web app's files when the server starts (`npm start`), not on their first request. */
+  precompressWeb?: boolean;
   secrets?: Secrets;
   /** Settings over the environment's (tests set small proof-of-work and scrypt costs here). */
   env?: Record<string, string>;
@@ -160,7 +162,12 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     app.use(securityHeaders({ https: () => Boolean(config.PUBLIC_URL?.startsWith('https:')) }));
     // An unknown API path is a JSON 404, never the web app's index.html.
     app.all('/api/*', (c) => c.json({ message: 'Not found' }, 404));
-    app.all('*', staticFiles(opts.webDist ?? resolve(import.meta.dirname, '../../../web/dist')));
+    app.all(
+      '*',
+      staticFiles(opts.webDist ?? resolve(import.meta.dirname, '../../../web/dist'), {
+        precompress: opts.precompressWeb,
+      }),
+    );
 
     const port = opts.port ?? config.PORT;
     const host = opts.host ?? '127.0.0.1';

@@ -36,20 +36,35 @@ function groupOf(utility: string): string | null {
   return prefix;
 }
 
+/**
+ * The merged classes of a joined class string. The same few hundred strings come back on every render (a
+ * Button's variant, a Card's classes): merging each afresh was a measurable part of rendering a screen of
+ * a thousand elements on a phone. Bounded: past the limit it starts over.
+ */
+const merged = new Map<string, string>();
+const MERGED_LIMIT = 1000;
+
 export function cn(...classes: Array<string | false | null | undefined>): string {
-  const tokens = classes.filter(Boolean).join(' ').split(/\s+/).filter(Boolean);
-  const lastIndex = new Map<string, number>();
-  tokens.forEach((token, index) => {
+  const joined = classes.filter(Boolean).join(' ');
+  let result = merged.get(joined);
+  if (result === undefined) {
+    result = merge(joined);
+    if (merged.size >= MERGED_LIMIT) merged.clear();
+    merged.set(joined, result);
+  }
+  return result;
+}
+
+function merge(joined: string): string {
+  const tokens = joined.split(/\s+/).filter(Boolean);
+  const keys = tokens.map((token) => {
     const colon = token.lastIndexOf(':');
-    const variant = colon === -1 ? '' : token.slice(0, colon + 1);
     const group = groupOf(token.slice(colon + 1));
-    if (group) lastIndex.set(`${variant}${group}`, index);
+    return group ? `${token.slice(0, colon + 1)}${group}` : null;
   });
-  return tokens
-    .filter((token, index) => {
-      const colon = token.lastIndexOf(':');
-      const group = groupOf(token.slice(colon + 1));
-      return !group || lastIndex.get(`${token.slice(0, colon + 1)}${group}`) === index;
-    })
-    .join(' ');
+  const lastIndex = new Map<string, number>();
+  keys.forEach((key, index) => {
+    if (key) lastIndex.set(key, index);
+  });
+  return tokens.filter((_, index) => !keys[index] || lastIndex.get(keys[index]) === index).join(' ');
 }

@@ -1,8 +1,20 @@
 // Dates and numbers as the UI shows them (the browser's locale).
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
-const integer = new Intl.NumberFormat(undefined);
+
+/**
+ * A formatter made on first use: making one loads the locale's data, some milliseconds each on a phone,
+ * and most screens use one or two of these, not all, during their first render.
+ */
+function lazy<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+const dateTime = lazy(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
+const dateOnly = lazy(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }));
+const timeOnly = lazy(() => new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }));
+const integer = lazy(() => new Intl.NumberFormat(undefined));
 
 function parse(value: string | null | undefined): Date | null {
   if (!value) return null;
@@ -12,21 +24,21 @@ function parse(value: string | null | undefined): Date | null {
 
 export function formatDateTime(value: string | null | undefined, fallback = '—'): string {
   const date = parse(value);
-  return date ? dateTime.format(date) : fallback;
+  return date ? dateTime().format(date) : fallback;
 }
 
 export function formatDate(value: string | null | undefined, fallback = '—'): string {
   const date = parse(value);
-  return date ? dateOnly.format(date) : fallback;
+  return date ? dateOnly().format(date) : fallback;
 }
 
 export function formatTime(value: string | null | undefined, fallback = '—'): string {
   const date = parse(value);
-  return date ? timeOnly.format(date) : fallback;
+  return date ? timeOnly().format(date) : fallback;
 }
 
 export function formatCount(value: number): string {
-  return integer.format(value);
+  return integer().format(value);
 }
 
 /** The host of a URL, or the text itself when it is not one. */

@@ -166,13 +166,15 @@ export function RulesGeneratorPanel({
                     }
                     className="py-12"
                   />
-                ) : (
+                ) : generator.audited ? (
                   <ComposedPolicyView
-                    composed={composed}
-                    audit={generator.audit}
+                    composed={generator.audited.composed}
+                    audit={generator.audited.audit}
                     serverType={state.serverType}
                     savedId={state.selectedId && !generator.dirty ? state.selectedId : null}
                   />
+                ) : (
+                  <Skeleton className="h-96 w-full rounded-xl" />
                 )}
               </div>
             </div>

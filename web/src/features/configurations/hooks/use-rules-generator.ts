@@ -7,7 +7,7 @@ import { siteFacts } from '@csp/shared/configurations/site-facts';
 import { offeredPolicyNames } from '@csp/shared/csp/trusted-types-names';
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import type { Configuration } from '@csp/shared/schemas/configuration';
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useConfigurations } from '../api/get-configurations';
@@ -54,9 +54,19 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[], readOn
   const base = completed.find((a) => a.id === state.baseAnalysisId);
   const withoutIntegrity = list.data?.scriptsWithoutIntegrity;
   // The same facts the API audits a saved configuration with (the inventory's count, the base's dry run).
-  const audit = useMemo(
-    () => auditComposed(composed, siteFacts(withoutIntegrity, base?.trustedTypes)),
+  const toAudit = useMemo(
+    () => ({ composed, facts: siteFacts(withoutIntegrity, base?.trustedTypes) }),
     [composed, withoutIntegrity, base?.trustedTypes],
+  );
+  // The policy view shows a composed policy with its audit, both from one render. The audit (our checks and
+  // csp_evaluator's) is the heaviest step of the panel, some 50 ms on a phone: it runs in a background
+  // render of its own, so neither the panel's first mount nor a keystroke in a field waits for it (null
+  // until the first one is done; after an edit, the view shows the previous pair a moment longer).
+  const deferred = useDeferredValue(toAudit, null);
+  const audited = useMemo(
+    () =>
+      deferred && { composed: deferred.composed, audit: auditComposed(deferred.composed, deferred.facts) },
+    [deferred],
   );
   const offeredNames = useMemo(
     () => offeredPolicyNames(base?.trustedTypes?.policyNames),
@@ -204,7 +214,7 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[], readOn
     loaded,
     endpoint,
     composed,
-    audit,
+    audited,
     /** Trusted Types policy names the base analysis's crawl saw created (offered when they are turned on). */
     offeredNames,
     dirty,
