@@ -14,7 +14,7 @@ import type { PolicyAudit } from '@csp/shared/csp/policy-audit';
 import { renderPolicy } from '@csp/shared/csp/serialize';
 import type { ServerType } from '@csp/shared/schemas/configuration';
 import { Copy, Download } from 'lucide-react';
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { DirectiveList } from '@/components/policy/directive-list';
 import { PolicyProtectionsLine } from '@/components/policy/policy-engines-line';
 import { copyPolicy, PolicyHeader } from '@/components/policy/policy-header';
@@ -29,7 +29,8 @@ import { type ConfigurationExportFormat, fetchConfigurationExport } from '../api
 
 const SERVER_LABELS: Record<ServerType, string> = { apache: 'Apache', nginx: 'Nginx', iis: 'IIS' };
 
-export function ComposedPolicyView({
+/** Memoised: the panel around it renders on every keystroke and answer; this re-renders when its policy does. */
+export const ComposedPolicyView = memo(function ComposedPolicyView({
   composed,
   audit,
   serverType,
@@ -187,4 +188,4 @@ export function ComposedPolicyView({
       </section>
     </div>
   );
-}
+});

@@ -155,7 +155,7 @@ export function RulesGeneratorPanel({
                 />
               </div>
               <div className="min-w-0 lg:col-span-3">
-                {Object.keys(state.cspRules).length === 0 && !state.reportOnlyMode ? (
+                {!generator.showsPolicy ? (
                   <EmptyState
                     icon={SlidersHorizontal}
                     title={completed.length === 0 ? 'No completed analysis yet' : 'Choose a base analysis'}

@@ -53,15 +53,18 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[], readOn
   const composed = useMemo(() => composePolicy(body, endpoint), [body, endpoint]);
   const base = completed.find((a) => a.id === state.baseAnalysisId);
   const withoutIntegrity = list.data?.scriptsWithoutIntegrity;
+  // Whether there is a policy to show: rules (from a base analysis or a configuration) or report-only mode.
+  const showsPolicy = !list.isLoading && (Object.keys(state.cspRules).length > 0 || state.reportOnlyMode);
   // The same facts the API audits a saved configuration with (the inventory's count, the base's dry run).
   const toAudit = useMemo(
-    () => ({ composed, facts: siteFacts(withoutIntegrity, base?.trustedTypes) }),
-    [composed, withoutIntegrity, base?.trustedTypes],
+    () => (showsPolicy ? { composed, facts: siteFacts(withoutIntegrity, base?.trustedTypes) } : null),
+    [showsPolicy, composed, withoutIntegrity, base?.trustedTypes],
   );
   // The policy view shows a composed policy with its audit, both from one render. The audit (our checks and
   // csp_evaluator's) is the heaviest step of the panel, some 50 ms on a phone: it runs in a background
   // render of its own, so neither the panel's first mount nor a keystroke in a field waits for it (null
-  // until the first one is done; after an edit, the view shows the previous pair a moment longer).
+  // until the first one is done, and while there is no policy to show; after an edit, the view shows the
+  // previous pair a moment longer).
   const deferred = useDeferredValue(toAudit, null);
   const audited = useMemo(
     () =>
@@ -92,29 +95,25 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[], readOn
     setNameTouched(false);
   }
 
-  // A return visit opens the configuration saved last, as saved (set while rendering, so the panel never
-  // flashes an empty editor). A first visit starts from the latest completed analysis, so the panel shows a
-  // policy at once; New clears every field, as the spec says.
+  // A return visit opens the configuration saved last, as saved. A first visit starts from the latest
+  // completed analysis, so the panel shows a policy at once; New clears every field, as the spec says. Set
+  // while rendering: the panel never flashes an empty editor, and renders (and commits) once, not twice.
   const [opened, setOpened] = useState(false);
   if (!opened && !list.isLoading) {
     const initial = openingConfiguration(configurations);
+    const latest = completed[0];
     if (initial) {
       setOpened(true);
       open(stateOf(initial));
       setBaseError(initial.baseAnalysisId ? undefined : 'Please select a base analysis');
+    } else if (configurations.length === 0 && !state.selectedId && !state.baseAnalysisId && latest) {
+      setOpened(true);
+      // Edits made while the analyses loaded stay unsaved changes; the base alone is not one.
+      const start = { baseAnalysisId: latest.id, cspRules: latest.cspRules ?? {} };
+      setState((s) => ({ ...s, ...start }));
+      setReference((r) => ({ ...r, ...start }));
     }
   }
-  useEffect(() => {
-    if (opened || list.isLoading || configurations.length > 0) return;
-    if (state.selectedId || state.baseAnalysisId) return;
-    const latest = completed[0];
-    if (!latest) return;
-    setOpened(true);
-    // Edits made while the analyses loaded stay unsaved changes; the base alone is not one.
-    const start = { baseAnalysisId: latest.id, cspRules: latest.cspRules ?? {} };
-    setState((s) => ({ ...s, ...start }));
-    setReference((r) => ({ ...r, ...start }));
-  }, [completed, configurations.length, list.isLoading, opened, state.selectedId, state.baseAnalysisId]);
 
   useEffect(() => {
     if (!guarded) setPendingSwitch(null);
@@ -214,6 +213,7 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[], readOn
     loaded,
     endpoint,
     composed,
+    showsPolicy,
     audited,
     /** Trusted Types policy names the base analysis's crawl saw created (offered when they are turned on). */
     offeredNames,
