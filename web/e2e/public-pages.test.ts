@@ -50,9 +50,6 @@ describe('visitor screens', () => {
     expect(auth).toContain('Sign In');
   });
 
-  // The app's own full-screen Loading... (captured by the next test), for the one in index.html to match.
-  let appLoading = '';
-
   it("shows a full-screen 'Loading...' while the current user is being looked up", async () => {
     // The lookup is asked only when the browser holds the signed-in marker (without it a visitor is known
     // at once): a marker whose session is gone, answered 401.
@@ -92,26 +89,12 @@ describe('visitor screens', () => {
       );
       expect(await t.page.evaluate(() => location.pathname)).toBe('/dashboard');
       expect(await t.page.$('[data-testid="toast"]')).toBeNull();
-      appLoading = await t.page.$eval('#root > :first-child', (el) => el.outerHTML);
       await release();
       await waitForToast(t.page, 'Unauthorized');
     });
     await waitForPath(t.page, '/auth');
     // The answer cleared the marker: the next screen knows the visitor without asking.
     expect((await t.page.cookies()).map((c) => c.name)).not.toContain('csp_signed_in');
-  });
-
-  it("paints the same 'Loading...' before the scripts have arrived (index.html's own)", async () => {
-    expect(appLoading).toContain('Loading...');
-    // Without scripts, what the page shows is index.html's markup alone.
-    await t.page.setJavaScriptEnabled(false);
-    try {
-      await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
-      expect(await t.page.$eval('#root', (root) => root.innerHTML)).toBe(appLoading);
-      expect(await t.page.$eval('[role="status"]', (el) => el.checkVisibility())).toBe(true);
-    } finally {
-      await t.page.setJavaScriptEnabled(true);
-    }
   });
 
   it('asks nobody who is signed in when the browser holds no signed-in marker', async () => {
