@@ -2,8 +2,9 @@
 // or complete it with its policies and findings. Each request names the analysis and carries the run's token;
 // everything else the writer needs (the owner, the domain, which counters move) comes from the analysis item.
 // The crawler runs hostile pages, so every field is bounded here: a request the schema refuses changes nothing.
+
+import { policyFindingSchema } from '@csp/shared/csp/audit-schemas';
 import { DIRECTIVE_TABLE } from '@csp/shared/csp/directives';
-import { policyFindingSchema } from '@csp/shared/csp/finding';
 import { policyBudgetSchema, resourceStatsSchema } from '@csp/shared/csp/policy';
 import { analysisStageSchema, captureSummarySchema, verificationSchema } from '@csp/shared/schemas/analysis';
 import { crawledPagesSchema } from '@csp/shared/schemas/crawled-pages';

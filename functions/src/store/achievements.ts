@@ -1,13 +1,8 @@
 // Achievements (spec section 3): what a user has unlocked, and the counters that unlock them. The catalogue
 // and the rule live in shared/achievements; this is their storage.
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  type Achievement,
-  type AchievementDefinition,
-  achievementSchema,
-  type Counters,
-  countersSchema,
-} from '@csp/shared/achievements/catalogue';
+import type { AchievementDefinition, Counters } from '@csp/shared/achievements/catalogue';
+import { type Achievement, achievementSchema, countersSchema } from '@csp/shared/achievements/schemas';
 import { type Db, isConditionFailure, nowIso } from './db';
 import { newId } from './ids';
 import { itemReader } from './items';

@@ -1,46 +1,23 @@
 // Every achievement there is (spec sections 2, 3, 9): what it is for, its rarity and points, and the counter
-// and target that unlock it. One module; the API, the unlock rule and the screens read it.
-import * as z from 'zod';
+// and target that unlock it. One module; the API, the unlock rule and the screens read it. The shapes as
+// stored and answered are zod schemas in schemas.ts, apart from this module: the dashboard, which shows the
+// catalogue, loads no zod.
+import type { AchievementInfo } from './schemas';
+import type { Metric, TimeMark } from './vocabulary';
 
-export const RARITIES = ['common', 'rare', 'epic', 'legendary'] as const;
-export const raritySchema = z.enum(RARITIES);
-export type Rarity = z.infer<typeof raritySchema>;
-
-/** What is counted per user, where it happens (see functions/src/achievements/record.ts). */
-export const METRICS = [
-  'domains',
-  'analyses',
-  'cleanPolicies',
-  'verifiedClean',
-  'aPlus',
-  'reportsReceived',
-  'twoFactor',
-  'teamsCreated',
-  'membersJoined',
-  /** Derived, not stored: whole days since reports began or since the last new suspicious group. */
-  'quietDays',
-] as const;
-export type Metric = (typeof METRICS)[number];
-/** Moments kept beside the counters (epoch ms), from which time-based metrics are derived. */
-export const TIME_MARKS = ['firstReportAt', 'lastSuspiciousAt'] as const;
-export type TimeMark = (typeof TIME_MARKS)[number];
+export {
+  METRICS,
+  type Metric,
+  RARITIES,
+  type Rarity,
+  TIME_MARKS,
+  type TimeMark,
+} from './vocabulary';
 /** A user's counters as stored: each metric and time mark, where there is one yet. */
-export const countersSchema = z.partialRecord(z.enum([...METRICS, ...TIME_MARKS]), z.number());
-export type Counters = z.infer<typeof countersSchema>;
-
-/** What an achievement is, in the catalogue and in a user's unlocks alike. */
-const achievementInfoSchema = z.object({
-  type: z.string(),
-  title: z.string(),
-  description: z.string(),
-  /** A lucide icon name. */
-  icon: z.string(),
-  rarity: raritySchema,
-  points: z.number().int(),
-});
+export type Counters = Partial<Record<Metric | TimeMark, number>>;
 
 /** An achievement of the catalogue: what it is, and the counter and target that unlock it. */
-export type AchievementDefinition = z.infer<typeof achievementInfoSchema> & {
+export type AchievementDefinition = AchievementInfo & {
   metric: Metric;
   target: number;
 };
@@ -187,30 +164,3 @@ export const ACHIEVEMENTS: readonly AchievementDefinition[] = [
     target: 1,
   },
 ];
-
-export const achievementProgressSchema = z.object({
-  achievementType: z.string(),
-  currentValue: z.number().int(),
-  targetValue: z.number().int(),
-});
-export type AchievementProgress = z.infer<typeof achievementProgressSchema>;
-
-/** A user's unlock of an achievement, as stored and as the API answers it. */
-export const achievementSchema = achievementInfoSchema.extend({
-  id: z.string(),
-  userId: z.string(),
-  /** The target and metric it was unlocked at. */
-  metadata: z.record(z.string(), z.unknown()),
-  unlockedAt: z.string(),
-  createdAt: z.string(),
-  /** The overlay showed it (it is shown once per unlock); unlocks stored before the overlay count as shown. */
-  seen: z.boolean().default(true),
-});
-export type Achievement = z.infer<typeof achievementSchema>;
-
-export const achievementStatsSchema = z.object({
-  totalAchievements: z.number().int(),
-  totalPoints: z.number().int(),
-  rarityBreakdown: z.partialRecord(raritySchema, z.number().int()),
-});
-export type AchievementStats = z.infer<typeof achievementStatsSchema>;

@@ -1,11 +1,7 @@
 // From a user's counters to their progress and what they have just unlocked: one pure function, fed with
 // the counters after each event (and at read time, for what time alone unlocks).
-import {
-  ACHIEVEMENTS,
-  type AchievementDefinition,
-  type AchievementProgress,
-  type Counters,
-} from './catalogue';
+import { ACHIEVEMENTS, type AchievementDefinition, type Counters } from './catalogue';
+import type { AchievementProgress } from './schemas';
 
 const DAY_MS = 86_400_000;
 

@@ -1,31 +1,12 @@
 // Findings about a policy — from the generator (why a source is there, what was left out), from our own
 // checks and from csp_evaluator (checks/) — as plain zod-typed objects with one severity scale of our own.
-import * as z from 'zod';
+import type { PolicyFinding } from './audit-schemas';
+import { SEVERITIES, type Severity } from './audit-vocabulary';
 
-/**
- * Most severe first; the index is the rank. csp_evaluator numbers its severities so that sorting them
- * is misleading (HIGH_MAYBE=40 sorts after MEDIUM=30, INFO=60 after both "maybes"); we keep a plain
- * ordered list and map onto it in checks/csp-evaluator.ts.
- */
-export const SEVERITIES = ['high', 'medium', 'low', 'info'] as const;
-export const severitySchema = z.enum(SEVERITIES);
-export type Severity = z.infer<typeof severitySchema>;
-
-export const policyFindingSchema = z.object({
-  severity: severitySchema,
-  /** Directive the finding is about ('' when it concerns the whole policy). */
-  directive: z.string(),
-  description: z.string(),
-  /** The source or value concerned, when there is one. */
-  value: z.string().optional(),
-  /** Stable machine code: generator codes are kebab-case, csp_evaluator ones its `Type` names. */
-  code: z.string(),
-  /** Where the finding came from: the policy generator, one of our checks, or Google's csp_evaluator. */
-  checker: z.enum(['generator', 'audit', 'csp_evaluator']),
-  /** How to fix it, when the check knows. */
-  fix: z.string().optional(),
-});
-export type PolicyFinding = z.infer<typeof policyFindingSchema>;
+// The finding's shape is a zod schema (audit-schemas.ts), apart from this module: the screens that only show
+// grades and findings load no zod.
+export type { PolicyFinding } from './audit-schemas';
+export { SEVERITIES, type Severity } from './audit-vocabulary';
 
 export function severityRank(severity: Severity): number {
   return SEVERITIES.indexOf(severity);

@@ -5,6 +5,7 @@
 // the same order.
 import * as z from 'zod';
 import type { CrawlArtifact } from './artifact';
+import { policyFindingSchema } from './audit-schemas';
 import { budgetOptionsSchema, fitToBudget } from './budget';
 import {
   DIRECTIVES,
@@ -22,7 +23,7 @@ import {
 } from './directives';
 import { withEngineFallbacks } from './engines/fallbacks';
 import { faviconSources } from './engines/favicon';
-import { addGeneratorFinding, compareFindings, type PolicyFinding, policyFindingSchema } from './finding';
+import { addGeneratorFinding, compareFindings, type PolicyFinding } from './finding';
 import { gather } from './gather';
 import { captureFindings, keywordFindings, unstableFindings } from './generator-findings';
 import { type CspRules, cspRulesSchema, policyBudgetSchema } from './policy';

@@ -1,11 +1,9 @@
 // A letter grade (A+ to F) and a 0–100 score from a policy's audit findings, and the mean over several
 // policies (the dashboard's Security Score).
-import * as z from 'zod';
-import type { PolicyFinding, Severity } from './finding';
+import type { Grade, Severity } from './audit-vocabulary';
+import type { PolicyFinding } from './finding';
 
-export const GRADES = ['A+', 'A', 'B', 'C', 'D', 'F'] as const;
-export const gradeSchema = z.enum(GRADES);
-export type Grade = z.infer<typeof gradeSchema>;
+export { GRADES, type Grade } from './audit-vocabulary';
 
 /**
  * Points a kind of problem costs (one code in one directive, counted once however many sources it names:

@@ -1,19 +1,12 @@
 // What a policy's audit is (stored with each analysis and configuration) and how a screen reads it, apart
 // from the checks that produce it (audit.ts, with csp_evaluator): the domain screen and the dashboard show
 // stored audits, and this is all they need to download.
-import * as z from 'zod';
-import { policyFindingSchema } from './finding';
-import { gradeSchema, isIssue } from './grade';
+import type { PolicyAudit } from './audit-schemas';
+import { isIssue } from './grade';
 
-export const policyAuditSchema = z.object({
-  grade: gradeSchema,
-  /** 0–100, see grade.ts. */
-  score: z.number().int().min(0).max(100),
-  /** Findings of severity high or medium from the security checks (see isIssue). */
-  issues: z.number().int().min(0),
-  findings: z.array(policyFindingSchema),
-});
-export type PolicyAudit = z.infer<typeof policyAuditSchema>;
+// The audit's shape is a zod schema (audit-schemas.ts), apart from this module: the screens that show a
+// grade or a badge load no zod.
+export type { PolicyAudit } from './audit-schemas';
 
 export const POLICY_BADGES = ['Security Issues', 'Valid'] as const;
 export type PolicyBadge = (typeof POLICY_BADGES)[number];

@@ -4,18 +4,13 @@
 import * as z from 'zod';
 import { dictionary, ownValue } from '../maps/dictionary';
 import { compareDirectives } from './directives';
+import { CLOUDFRONT_CSP_MAX, NGINX_PROXY_BUFFER } from './header-limits';
 import type { CspRules } from './policy';
 
 export const CSP_HEADER = 'Content-Security-Policy';
 export const CSP_REPORT_ONLY_HEADER = 'Content-Security-Policy-Report-Only';
 
-/** CloudFront response-headers policies reject a Content-Security-Policy value longer than this. */
-export const CLOUDFRONT_CSP_MAX = 1783;
-/**
- * Above this, nginx in front of an app (default proxy_buffer_size of one page, 4 KB or 8 KB, for all the
- * upstream's response headers) answers 502 "upstream sent too big header".
- */
-export const NGINX_PROXY_BUFFER = 4096;
+export { CLOUDFRONT_CSP_MAX, NGINX_PROXY_BUFFER } from './header-limits';
 
 /** The Reporting API group every generated policy names in report-to. */
 export const REPORTING_GROUP = 'csp-endpoint';

@@ -1,9 +1,8 @@
 // Analyses (csp_analyses) and the crawl request that starts one (spec sections 3, 5, 7, 9). They build on the
 // policy's own schemas (csp/policy.ts); csp/ never imports these back.
 import * as z from 'zod';
-import { policyFindingSchema } from '../csp/finding';
+import { policyAuditSchema, policyFindingSchema } from '../csp/audit-schemas';
 import { cspRulesSchema, POLICY_TARGETS, policyBudgetSchema, resourceStatsSchema } from '../csp/policy';
-import { policyAuditSchema } from '../csp/policy-audit';
 import { unstableInlineSchema } from '../csp/stability';
 import { CRAWL_LIMITS } from './crawl-limits';
 import { httpUrl } from './domain';

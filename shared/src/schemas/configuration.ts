@@ -2,9 +2,9 @@
 // shapes it — rules from a base analysis, custom rules, suggestions taken or ignored, reporting, report-only,
 // the server it goes to and a nonce.
 import * as z from 'zod';
+import { policyAuditSchema } from '../csp/audit-schemas';
 import { integrityPolicyModeSchema } from '../csp/integrity-policy';
 import { NONCE_BYTES } from '../csp/nonce';
-import { policyAuditSchema } from '../csp/policy-audit';
 import { trustedTypesModeSchema, trustedTypesPoliciesSchema } from '../csp/trusted-types-names';
 import { firstInheritedKey, isInheritedName } from '../maps/dictionary';
 

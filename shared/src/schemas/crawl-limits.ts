@@ -1,6 +1,6 @@
 // The limits of a crawl request, defined once: the API's schema, the crawler's job schema and the crawl
 // forms (hints, min/max attributes) all read them from here.
-import { NGINX_PROXY_BUFFER } from '../csp/serialize';
+import { NGINX_PROXY_BUFFER } from '../csp/header-limits';
 
 export const CRAWL_LIMITS = {
   maxPages: { min: 1, max: 500, default: 50 },

@@ -2,8 +2,8 @@
 // csp_evaluator, over a policy parsed once into its written and its effective form.
 import * as z from 'zod';
 import { dictionary } from '../../maps/dictionary';
+import { type PolicyFinding, policyFindingSchema } from '../audit-schemas';
 import { ignoredSources } from '../directives';
-import { type PolicyFinding, policyFindingSchema } from '../finding';
 import type { CspRules } from '../policy';
 
 export const auditContextSchema = z.object({

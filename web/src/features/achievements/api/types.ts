@@ -1,7 +1,3 @@
-// Achievement shapes as the API returns them (spec section 3): the shared catalogue's, defined once there.
-export {
-  type Achievement,
-  type AchievementStats,
-  RARITIES,
-  type Rarity,
-} from '@csp/shared/achievements/catalogue';
+// Achievement shapes as the API returns them (spec section 3): the shared ones, defined once there.
+export { RARITIES, type Rarity } from '@csp/shared/achievements/catalogue';
+export type { Achievement, AchievementStats } from '@csp/shared/achievements/schemas';

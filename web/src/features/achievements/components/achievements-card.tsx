@@ -2,7 +2,8 @@
 // detail list (newest first) with icon, title, rarity badge, description, progress, unlock date and points,
 // then the locked ones closest to unlocking, each with its progress bar (current/target and percent).
 
-import { ACHIEVEMENTS, type AchievementProgress } from '@csp/shared/achievements/catalogue';
+import { ACHIEVEMENTS } from '@csp/shared/achievements/catalogue';
+import type { AchievementProgress } from '@csp/shared/achievements/schemas';
 import {
   Award,
   BadgeCheck,
