@@ -1,6 +1,8 @@
 // Domains: the websites a user registers (spec sections 3 and 5).
 import * as z from 'zod';
 
+export { INACTIVE_DOMAIN, READ_ONLY_MESSAGE } from './domain-messages';
+
 export const httpUrl = (message: string) =>
   z
     .string()
@@ -34,16 +36,9 @@ export const domainUpdateSchema = z
   });
 export type DomainUpdateInput = z.infer<typeof domainUpdateSchema>;
 
-/** Why an inactive domain cannot be scanned (the API's answer and the domain screen's line). */
-export const INACTIVE_DOMAIN =
-  'This domain is inactive, so it is not scanned and its violation reports are refused. Activate it to run an analysis.';
-
 /** How a domain is seen: its owner changes it; the members of the owner's team see it read-only. */
 export const DOMAIN_ACCESS = ['owner', 'team'] as const;
 export type DomainAccess = (typeof DOMAIN_ACCESS)[number];
-/** The answer (403) to a team member's change of a team domain, and the domain screen's line. */
-export const READ_ONLY_MESSAGE =
-  "This domain belongs to your team's owner: members can see it but not change it";
 
 export const domainSchema = z.object({
   id: z.string(),

@@ -2,7 +2,7 @@
 // stats, the latest analysis and the history, the CSP rules generator, the script inventory, what changed
 // between runs, the security reports panel, and Monitoring: the schedule and the alerts.
 // A team member sees the owner's domain read-only: no start, activate, delete, save or report deletion.
-import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain';
+import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain-messages';
 import { useQueryClient } from '@tanstack/react-query';
 import { SearchX } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';

@@ -1,14 +1,19 @@
 // Domain screen: 'Quick Start Analysis' and the collapsible 'Advanced Settings' form.
 import { CRAWL_LIMITS } from '@csp/shared/schemas/crawl-limits';
-import { INACTIVE_DOMAIN } from '@csp/shared/schemas/domain';
+import { INACTIVE_DOMAIN } from '@csp/shared/schemas/domain-messages';
 import { ChevronDown, Radar, SlidersHorizontal } from 'lucide-react';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/class-names';
 import { formatCount } from '@/lib/format';
-import { AdvancedCrawlForm } from './advanced-crawl-form';
 import { StartAnalysisButton } from './start-analysis-button';
+
+// The advanced form (and the crawl request's schema it validates with, zod among it) loads when opened: the
+// domain screen's first view, where this card is, does without it.
+const loadAdvancedForm = () => import('./advanced-crawl-form');
+const AdvancedCrawlForm = lazy(() => loadAdvancedForm().then((m) => ({ default: m.AdvancedCrawlForm })));
 
 /** The line saying why an inactive domain is not scanned: every disabled start points to it. */
 export const INACTIVE_REASON_ID = 'inactive-domain-reason';
@@ -59,6 +64,9 @@ export function RunAnalysisCard({
               aria-expanded={advanced}
               aria-controls={panelId}
               onClick={() => setAdvanced((v) => !v)}
+              // Fetched as the pointer or focus arrives, so it is usually there by the click.
+              onPointerEnter={() => void loadAdvancedForm()}
+              onFocus={() => void loadAdvancedForm()}
             >
               <SlidersHorizontal aria-hidden="true" />
               Advanced Settings
@@ -83,15 +91,17 @@ export function RunAnalysisCard({
         ) : null}
         {advanced && !inactive ? (
           <div id={panelId} className="animate-fade-in">
-            <AdvancedCrawlForm
-              domainId={domainId}
-              domainUrl={domainUrl}
-              onRefused={onRefused}
-              onStarted={() => {
-                setAdvanced(false);
-                onStarted?.();
-              }}
-            />
+            <Suspense fallback={<Skeleton className="h-72 w-full rounded-lg" />}>
+              <AdvancedCrawlForm
+                domainId={domainId}
+                domainUrl={domainUrl}
+                onRefused={onRefused}
+                onStarted={() => {
+                  setAdvanced(false);
+                  onStarted?.();
+                }}
+              />
+            </Suspense>
           </div>
         ) : null}
       </CardContent>
