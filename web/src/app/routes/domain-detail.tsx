@@ -5,7 +5,7 @@
 import { READ_ONLY_MESSAGE } from '@csp/shared/schemas/domain-messages';
 import { useQueryClient } from '@tanstack/react-query';
 import { SearchX } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { DeferredMount } from '@/components/layouts/deferred-mount';
 import { Alert } from '@/components/ui/alert';
@@ -31,9 +31,9 @@ import { DomainStatusBadge } from '@/features/domains/components/domains-card';
 import { DISCARDS_UNSAVED } from '@/hooks/use-unsaved-changes-guard';
 import { ApiError } from '@/lib/api-client';
 import { domainsQueryKey } from '@/lib/query-keys';
+// Its panels load their code once the summary is on screen (see domain-panels.tsx).
+import DomainPanels from './domain-panels';
 
-// The panels below the summary come in a module of their own (see domain-panels.tsx).
-const DomainPanels = lazy(() => import('./domain-panels'));
 const panelsFallback = <Skeleton className="h-96 w-full rounded-xl" />;
 
 export function DomainDetailRoute() {
@@ -155,9 +155,7 @@ export function DomainDetailRoute() {
       </div>
       {deleting ? null : (
         <DeferredMount fallback={panelsFallback}>
-          <Suspense fallback={panelsFallback}>
-            <DomainPanels domain={d} analyses={list} readOnly={readOnly} />
-          </Suspense>
+          <DomainPanels domain={d} analyses={list} readOnly={readOnly} />
         </DeferredMount>
       )}
     </>

@@ -1,16 +1,47 @@
 // The domain screen's panels below its summary: the CSP rules generator, the script inventory, what changed
-// between runs, the security reports, and Monitoring (the schedule and the alerts). A module of their own,
-// loaded once the summary is on screen: they are most of the screen's code (the policy audit among it),
-// and on a phone over a slow network the summary — what a user looks at first — waited for all of it.
+// between runs, the security reports, and Monitoring (the schedule and the alerts). They mount once the
+// summary is on screen (DeferredMount, in domain-detail.tsx), and each is a module of its own, loaded then:
+// they are most of the screen's code (the policy audit, the schemas that check each answer), and run as
+// one module on a phone its evaluation was a single task of 100+ ms, during which a tap went unanswered;
+// panel by panel, the browser answers between them. On a slow network the summary, what a user looks at
+// first, never waits for them.
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import type { Domain } from '@csp/shared/schemas/domain';
-import { AlertsPanel } from '@/features/alerts/components/alerts-panel';
-import { ChangesPanel } from '@/features/changes/components/changes-panel';
-import { RulesGeneratorPanel } from '@/features/configurations/components/rules-generator-panel';
-import { ScheduleCard } from '@/features/domains/components/schedule-card';
-import { getReportSuggestions } from '@/features/reports/api/get-report-suggestions';
-import { ReportsPanel } from '@/features/reports/components/reports-panel';
-import { ScriptsPanel } from '@/features/scripts/components/scripts-panel';
+import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
+import { Skeleton } from '@/components/ui/skeleton';
+import type { LoadSuggestions } from '@/features/configurations/components/report-suggestions-editor';
+
+/** A named export of a module, loaded when first rendered. */
+function lazyPanel<P>(load: () => Promise<ComponentType<P>>) {
+  return lazy(async () => ({ default: await load() }));
+}
+
+const RulesGeneratorPanel = lazyPanel(() =>
+  import('@/features/configurations/components/rules-generator-panel').then((m) => m.RulesGeneratorPanel),
+);
+const ScriptsPanel = lazyPanel(() =>
+  import('@/features/scripts/components/scripts-panel').then((m) => m.ScriptsPanel),
+);
+const ChangesPanel = lazyPanel(() =>
+  import('@/features/changes/components/changes-panel').then((m) => m.ChangesPanel),
+);
+const ReportsPanel = lazyPanel(() =>
+  import('@/features/reports/components/reports-panel').then((m) => m.ReportsPanel),
+);
+const ScheduleCard = lazyPanel(() =>
+  import('@/features/domains/components/schedule-card').then((m) => m.ScheduleCard),
+);
+const AlertsPanel = lazyPanel(() =>
+  import('@/features/alerts/components/alerts-panel').then((m) => m.AlertsPanel),
+);
+
+/** The rules generator's suggestions come from the reports' API, loaded with the first read. */
+const loadSuggestions: LoadSuggestions = (domainId, days) =>
+  import('@/features/reports/api/get-report-suggestions').then((m) => m.getReportSuggestions(domainId, days));
+
+function Loading({ children, height = 'h-64' }: { children: ReactNode; height?: string }) {
+  return <Suspense fallback={<Skeleton className={`${height} w-full rounded-xl`} />}>{children}</Suspense>;
+}
 
 export default function DomainPanels({
   domain: d,
@@ -23,32 +54,44 @@ export default function DomainPanels({
 }) {
   return (
     <>
-      <RulesGeneratorPanel
-        key={d.id}
-        domainId={d.id}
-        analyses={analyses}
-        readOnly={readOnly}
-        loadSuggestions={getReportSuggestions}
-      />
-      <ScriptsPanel domainId={d.id} readOnly={readOnly} />
+      <Loading height="h-96">
+        <RulesGeneratorPanel
+          key={d.id}
+          domainId={d.id}
+          analyses={analyses}
+          readOnly={readOnly}
+          loadSuggestions={loadSuggestions}
+        />
+      </Loading>
+      <Loading>
+        <ScriptsPanel domainId={d.id} readOnly={readOnly} />
+      </Loading>
       <section aria-labelledby="domain-changes-title" className="flex min-w-0 flex-col gap-4">
         <h2 id="domain-changes-title" className="text-lg font-semibold tracking-tight">
           Changes
         </h2>
-        <ChangesPanel domainId={d.id} />
+        <Loading>
+          <ChangesPanel domainId={d.id} />
+        </Loading>
       </section>
-      <ReportsPanel domainId={d.id} readOnly={readOnly} />
+      <Loading>
+        <ReportsPanel domainId={d.id} readOnly={readOnly} />
+      </Loading>
       {/* Monitoring: when the domain is analysed again on its own, and what alerts whom. */}
       <section aria-labelledby="domain-monitoring-title" className="flex min-w-0 flex-col gap-4">
         <h2 id="domain-monitoring-title" className="text-lg font-semibold tracking-tight">
           Monitoring
         </h2>
-        <ScheduleCard domainId={d.id} domainUrl={d.url} readOnly={readOnly} inactive={!d.isActive} />
+        <Loading>
+          <ScheduleCard domainId={d.id} domainUrl={d.url} readOnly={readOnly} inactive={!d.isActive} />
+        </Loading>
         <section aria-labelledby="domain-alerts-title" className="flex min-w-0 flex-col gap-4">
           <h3 id="domain-alerts-title" className="text-base font-semibold tracking-tight">
             Alerts
           </h3>
-          <AlertsPanel domainId={d.id} readOnly={readOnly} />
+          <Loading>
+            <AlertsPanel domainId={d.id} readOnly={readOnly} />
+          </Loading>
         </section>
       </section>
     </>
