@@ -35,7 +35,6 @@ async function main() {
   let firefox: FirefoxKeeper | undefined;
   const server = await startLocalServer({
     host: process.env.HOST ?? '127.0.0.1',
-    precompressWeb: true,
     crawlHandler: (deps, local) => {
       if ('executablePath' in secondEngine) {
         const dataDir = resolve(config.DATA_DIR);
@@ -69,6 +68,8 @@ async function main() {
     await firefox?.close();
     throw err;
   }
+  // The web app's files compressed once it is built, in the background: its first visitor gets the smallest.
+  void server.precompressWeb();
   const url = server.url.replace('127.0.0.1', 'localhost');
   // From the process's start (node itself, TypeScript loading, the build and DynamoDB Local included).
   process.stdout.write(`\nCSP Generator is running on ${url} (ready in ${process.uptime().toFixed(1)} s)\n`);

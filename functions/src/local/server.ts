@@ -38,8 +38,6 @@ export interface LocalServerOptions {
   dynamoEndpoint?: string;
   tableName?: string;
   webDist?: string;
-  /** Compress the web app's files when the server starts (`npm start`), not on their first request. */
-  precompressWeb?: boolean;
   secrets?: Secrets;
   /** Settings over the environment's (tests set small proof-of-work and scrypt costs here). */
   env?: Record<string, string>;
@@ -63,6 +61,8 @@ export interface LocalServer {
   deps: ApiDeps;
   queue: LocalQueue;
   reportQueue: LocalDurableQueue<ReportQueueMessage>;
+  /** Compresses the web app's files now (`npm start`, once it is built), not on their first request. */
+  precompressWeb(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -162,12 +162,8 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     app.use(securityHeaders({ https: () => Boolean(config.PUBLIC_URL?.startsWith('https:')) }));
     // An unknown API path is a JSON 404, never the web app's index.html.
     app.all('/api/*', (c) => c.json({ message: 'Not found' }, 404));
-    app.all(
-      '*',
-      staticFiles(opts.webDist ?? resolve(import.meta.dirname, '../../../web/dist'), {
-        precompress: opts.precompressWeb,
-      }),
-    );
+    const web = staticFiles(opts.webDist ?? resolve(import.meta.dirname, '../../../web/dist'));
+    app.all('*', web);
 
     const port = opts.port ?? config.PORT;
     const host = opts.host ?? '127.0.0.1';
@@ -183,6 +179,7 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     publicUrl ||= url;
     return {
       url,
+      precompressWeb: () => web.precompress(),
       port: actualPort,
       deps,
       queue,

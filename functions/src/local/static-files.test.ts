@@ -32,7 +32,7 @@ async function listen(handler: ReturnType<typeof staticFiles>): Promise<string> 
 
 beforeAll(async () => {
   url = await listen(staticFiles(dist));
-  precompressed = staticFiles(dist, { precompress: true });
+  precompressed = staticFiles(dist);
   precompressedUrl = await listen(precompressed);
 });
 afterAll(async () => {
@@ -99,7 +99,7 @@ describe('static files', () => {
   });
 
   it('with precompress, Brotli from the first request on', async () => {
-    await precompressed.ready;
+    await precompressed.precompress();
     const answer = await raw('/assets/index-abc.js', 'gzip, deflate, br', precompressedUrl);
     expect(answer.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(answer.body).toString()).toBe(script);

@@ -4,7 +4,7 @@
 // at its best quality is some 13 % smaller than gzip on our scripts, which on a phone's network is time
 // before the first screen. Brotli at that quality takes about a second for the whole app, so it is made in
 // the background (libuv's threads, not the request's): until a file's Brotli bytes are ready, it goes
-// gzipped. `npm start` makes them all when it starts (`precompress`).
+// gzipped. `npm start` makes them all once the web app is built (`precompress()`).
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -103,16 +103,13 @@ async function filesUnder(dir: string): Promise<string[]> {
   return nested.flat();
 }
 
-export interface StaticFilesOptions {
-  /** Compress every text file now, Brotli included, so the first visitor already gets the smallest bytes. */
-  precompress?: boolean;
-}
-
-/** The handler, and `ready`: settles once a `precompress` is done (at once without it). */
-export function staticFiles(distDir: string, opts: StaticFilesOptions = {}) {
+/**
+ * The handler, and `precompress()`: compresses every text file of the app now, Brotli included, so the first
+ * visitor already gets the smallest bytes (settles when done; a file that cannot be read is skipped).
+ */
+export function staticFiles(distDir: string) {
   const root = resolve(distDir);
   const cache = new CompressedFiles();
-  const ready = opts.precompress ? precompress(root, cache) : Promise.resolve();
   async function serveStaticFile(c: Context) {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.json({ message: 'Not found' }, 404);
     let path: string;
@@ -150,7 +147,7 @@ export function staticFiles(distDir: string, opts: StaticFilesOptions = {}) {
       'Cache-Control': 'no-cache',
     });
   }
-  return Object.assign(serveStaticFile, { ready });
+  return Object.assign(serveStaticFile, { precompress: () => precompress(root, cache) });
 }
 
 async function precompress(root: string, cache: CompressedFiles): Promise<void> {
