@@ -35,6 +35,7 @@ import { domainsQueryKey } from '@/lib/query-keys';
 import DomainPanels from './domain-panels';
 
 const panelsFallback = <Skeleton className="h-96 w-full rounded-xl" />;
+const historyFallback = <Skeleton className="h-64 w-full rounded-xl" />;
 
 export function DomainDetailRoute() {
   const { id = '' } = useParams();
@@ -121,26 +122,30 @@ export function DomainDetailRoute() {
               onRefused={reloadDomain}
             />
           )}
-          <AnalysisHistoryCard
-            analyses={list}
-            loading={analyses.isLoading}
-            error={analyses.error}
-            emptyAction={
-              readOnly ? null : (
-                <StartAnalysisButton
-                  domainId={d.id}
-                  onStarted={reloadDomain}
-                  onRefused={reloadDomain}
-                  disabled={!d.isActive}
-                  aria-describedby={d.isActive ? undefined : INACTIVE_REASON_ID}
-                  variant="outline"
-                  size="sm"
-                >
-                  Start Your First Analysis
-                </StartAnalysisButton>
-              )
-            }
-          />
+          {/* The history and the cards beside render a frame after the start card and the overview (see
+              DeferredMount): rendered with them, the summary was one long task on a phone. */}
+          <DeferredMount fallback={historyFallback}>
+            <AnalysisHistoryCard
+              analyses={list}
+              loading={analyses.isLoading}
+              error={analyses.error}
+              emptyAction={
+                readOnly ? null : (
+                  <StartAnalysisButton
+                    domainId={d.id}
+                    onStarted={reloadDomain}
+                    onRefused={reloadDomain}
+                    disabled={!d.isActive}
+                    aria-describedby={d.isActive ? undefined : INACTIVE_REASON_ID}
+                    variant="outline"
+                    size="sm"
+                  >
+                    Start Your First Analysis
+                  </StartAnalysisButton>
+                )
+              }
+            />
+          </DeferredMount>
         </div>
         <div className="flex min-w-0 flex-col gap-6">
           {analyses.error ? (
@@ -148,9 +153,11 @@ export function DomainDetailRoute() {
               Could not load the analyses of this domain.
             </Alert>
           ) : null}
-          <QuickStatsCard analyses={list} status={<DomainStatusBadge isActive={d.isActive} />} />
-          <LatestAnalysisCard analysis={list[0]} />
-          <SecurityHistoryCard points={securityHistory(list)} />
+          <DeferredMount fallback={historyFallback}>
+            <QuickStatsCard analyses={list} status={<DomainStatusBadge isActive={d.isActive} />} />
+            <LatestAnalysisCard analysis={list[0]} />
+            <SecurityHistoryCard points={securityHistory(list)} />
+          </DeferredMount>
         </div>
       </div>
       {deleting ? null : (
