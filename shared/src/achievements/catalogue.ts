@@ -3,8 +3,9 @@
 // stored and answered are zod schemas in schemas.ts, apart from this module: the dashboard, which shows the
 // catalogue, loads no zod.
 import type { AchievementInfo } from './schemas';
-import type { Metric, TimeMark } from './vocabulary';
+import type { Metric } from './vocabulary';
 
+export type { Counters } from './schemas';
 export {
   METRICS,
   type Metric,
@@ -13,8 +14,6 @@ export {
   TIME_MARKS,
   type TimeMark,
 } from './vocabulary';
-/** A user's counters as stored: each metric and time mark, where there is one yet. */
-export type Counters = Partial<Record<Metric | TimeMark, number>>;
 
 /** An achievement of the catalogue: what it is, and the counter and target that unlock it. */
 export type AchievementDefinition = AchievementInfo & {

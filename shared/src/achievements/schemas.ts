@@ -7,6 +7,7 @@ export const raritySchema = z.enum(RARITIES);
 
 /** A user's counters as stored: each metric and time mark, where there is one yet. */
 export const countersSchema = z.partialRecord(z.enum([...METRICS, ...TIME_MARKS]), z.number());
+export type Counters = z.infer<typeof countersSchema>;
 
 /** What an achievement is, in the catalogue and in a user's unlocks alike. */
 const achievementInfoSchema = z.object({

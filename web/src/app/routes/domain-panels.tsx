@@ -1,10 +1,10 @@
 // The domain screen's panels below its summary: the CSP rules generator, the script inventory, what changed
 // between runs, the security reports, and Monitoring (the schedule and the alerts). They mount once the
-// summary is on screen (DeferredMount, in domain-detail.tsx), and each is a module of its own, loaded then:
-// they are most of the screen's code (the policy audit, the schemas that check each answer), and run as
-// one module on a phone its evaluation was a single task of 100+ ms, during which a tap went unanswered;
-// panel by panel, the browser answers between them. On a slow network the summary, what a user looks at
-// first, never waits for them.
+// summary is on screen (DeferredMount, in domain-detail.tsx), and each is a module of its own, loaded then.
+// They are most of the screen's code (the policy audit, the schemas that check each answer): as one module,
+// their evaluation on a phone was a single task of 100+ ms, during which a tap went unanswered; panel by
+// panel, the browser answers between them. On a slow network the summary, what a user looks at first,
+// never waits for them.
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import type { Domain } from '@csp/shared/schemas/domain';
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
@@ -39,7 +39,8 @@ const AlertsPanel = lazyPanel(() =>
 const loadSuggestions: LoadSuggestions = (domainId, days) =>
   import('@/features/reports/api/get-report-suggestions').then((m) => m.getReportSuggestions(domainId, days));
 
-function Loading({ children, height = 'h-64' }: { children: ReactNode; height?: string }) {
+/** A panel's place while its module loads. */
+function PanelSlot({ children, height = 'h-64' }: { children: ReactNode; height?: string }) {
   return <Suspense fallback={<Skeleton className={`${height} w-full rounded-xl`} />}>{children}</Suspense>;
 }
 
@@ -54,7 +55,7 @@ export default function DomainPanels({
 }) {
   return (
     <>
-      <Loading height="h-96">
+      <PanelSlot height="h-96">
         <RulesGeneratorPanel
           key={d.id}
           domainId={d.id}
@@ -62,36 +63,36 @@ export default function DomainPanels({
           readOnly={readOnly}
           loadSuggestions={loadSuggestions}
         />
-      </Loading>
-      <Loading>
+      </PanelSlot>
+      <PanelSlot>
         <ScriptsPanel domainId={d.id} readOnly={readOnly} />
-      </Loading>
+      </PanelSlot>
       <section aria-labelledby="domain-changes-title" className="flex min-w-0 flex-col gap-4">
         <h2 id="domain-changes-title" className="text-lg font-semibold tracking-tight">
           Changes
         </h2>
-        <Loading>
+        <PanelSlot>
           <ChangesPanel domainId={d.id} />
-        </Loading>
+        </PanelSlot>
       </section>
-      <Loading>
+      <PanelSlot>
         <ReportsPanel domainId={d.id} readOnly={readOnly} />
-      </Loading>
+      </PanelSlot>
       {/* Monitoring: when the domain is analysed again on its own, and what alerts whom. */}
       <section aria-labelledby="domain-monitoring-title" className="flex min-w-0 flex-col gap-4">
         <h2 id="domain-monitoring-title" className="text-lg font-semibold tracking-tight">
           Monitoring
         </h2>
-        <Loading>
+        <PanelSlot>
           <ScheduleCard domainId={d.id} domainUrl={d.url} readOnly={readOnly} inactive={!d.isActive} />
-        </Loading>
+        </PanelSlot>
         <section aria-labelledby="domain-alerts-title" className="flex min-w-0 flex-col gap-4">
           <h3 id="domain-alerts-title" className="text-base font-semibold tracking-tight">
             Alerts
           </h3>
-          <Loading>
+          <PanelSlot>
             <AlertsPanel domainId={d.id} readOnly={readOnly} />
-          </Loading>
+          </PanelSlot>
         </section>
       </section>
     </>

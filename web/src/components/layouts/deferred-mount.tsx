@@ -1,10 +1,10 @@
 // Screens with many panels (the domain screen: the rules generator, scripts, changes, reports and
-// monitoring below its summary; the dashboard: its cards below the summary tiles) show their first view first: what is below it mounts once that view has
-// been painted, in a React transition, which renders in slices that yield to the browser between them.
-// Mounted at once, the whole screen was one main-thread task of several hundred milliseconds on a phone,
-// during which the page did not answer a tap (Lighthouse's Total Blocking Time). Nothing waits for
-// scrolling: every panel is in the page a moment later, for find-in-page, links to an anchor (#scripts)
-// and keyboard users alike.
+// monitoring below its summary; the dashboard: its cards below the summary tiles) show their first view
+// first: what is below it mounts once that view has been painted, in a React transition, which renders in
+// slices that yield to the browser between them. Mounted at once, the whole screen was one main-thread task
+// of several hundred milliseconds on a phone, during which the page did not answer a tap (Lighthouse's Total
+// Blocking Time). Nothing waits for scrolling: every panel is in the page a moment later, for find-in-page,
+// links to an anchor (#scripts) and keyboard users alike.
 import type { ReactNode } from 'react';
 import { useAfterPaint } from '@/hooks/use-after-paint';
 
