@@ -17,7 +17,7 @@ import { addIconLinks, checkFavicons, FAVICON_CHECK_BUDGET_MS } from './favicons
 import { Frontier } from './frontier';
 import { type CheckAddress, createTargetGuard } from './guard';
 import { HostScheduler } from './politeness';
-import type { CrawlPhase } from './progress';
+import { type CrawlPhase, latestProgressSender } from './progress';
 import { rerenderPages, rerenderSample } from './re-render';
 import { CAPTURE_POLICY, DENY_ALL_POLICY } from './request-interception';
 import type { SettleOptions } from './settle';
@@ -153,7 +153,7 @@ export async function runCrawl(
   const addError = (message: string) => {
     if (!state.errors.includes(message)) state.errors.push(message);
   };
-  let progressChain: Promise<void> = Promise.resolve();
+  const progress = latestProgressSender(async (snapshot: CrawlProgress) => options.onProgress?.(snapshot));
   const report = (phase: CrawlPhase, currentPage: string | null, inFlight: number) => {
     const finished = state.pagesDone - inFlight;
     const planned = Math.max(1, frontier.planned);
@@ -174,9 +174,7 @@ export async function runCrawl(
       totalPages: frontier.planned,
       pagesDone: finished,
     };
-    if (options.onProgress) {
-      progressChain = progressChain.then(() => options.onProgress?.(snapshot)).catch(() => {});
-    }
+    if (options.onProgress) progress.push(snapshot);
   };
   const save = () => {
     frontier.sync();
@@ -390,6 +388,6 @@ export async function runCrawl(
   }
   save();
   report(crawlFinished() && rerenderOn ? 'rerendering' : 'crawling', null, 0);
-  await progressChain;
+  await progress.flushed();
   return { state, done, ...(done || resumeAfterMs === undefined ? {} : { resumeAfterMs }) };
 }

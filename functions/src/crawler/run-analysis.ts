@@ -21,7 +21,7 @@ import { crawlKnowledge } from '@csp/shared/reports/knowledge';
 import { dryRunOf } from '@csp/shared/trusted-types/dry-run';
 import { runSnapshotOf } from '@csp/shared/watch/run-snapshot';
 import type { BlobStore } from '../blobs';
-import { cutErrors, WRITER_LIMITS } from '../crawl-writer/requests';
+import { cutErrors, type ProgressReport, WRITER_LIMITS } from '../crawl-writer/requests';
 import type { CrawlWriter } from '../crawl-writer/writer';
 import type { Logger } from '../logger';
 import { packKnowledge } from '../store/knowledge';
@@ -32,6 +32,7 @@ import { EngineVerifier } from './engines-verify';
 import type { SecondEngine } from './firefox';
 import type { FirefoxKeeper } from './firefox-verify';
 import type { AnalysisJob, AnalysisJobResult } from './job';
+import { latestProgressSender } from './progress';
 import { refineArtifact } from './refine';
 import { type CrawlState, parseCrawlState } from './state';
 
@@ -136,14 +137,11 @@ async function runWithVerifier(
   // The bands of the pages crawled, as the crawl's last report had them (its percent only goes up).
   const bands = stageBands(result.state.pages.length, { rerender: deps.crawlOptions?.rerender ?? true });
   let percent = result.state.progress;
+  const sender = latestProgressSender((report: ProgressReport) => deps.writer.progress(run, report));
   const progress = (stage: 'generating' | 'verifying', fraction: number) => {
     percent = Math.max(percent, stagePercent(bands, stage, fraction));
-    return deps.writer.progress(run, {
-      stage,
-      progress: percent,
-      currentPage: null,
-      totalPages: result.state.pages.length,
-    });
+    sender.push({ stage, progress: percent, currentPage: null, totalPages: result.state.pages.length });
+    return sender.flushed();
   };
   await progress('generating', 0);
 
@@ -171,7 +169,7 @@ async function runWithVerifier(
       ...(deps.crawlOptions?.interactionBudgetMs !== undefined
         ? { interactionBudgetMs: deps.crawlOptions.interactionBudgetMs }
         : {}),
-      onProgress: (fraction) => void progress('verifying', from + (to - from) * fraction).catch(() => false),
+      onProgress: (fraction) => void progress('verifying', from + (to - from) * fraction),
     });
   const firstPolicy = policyToVerify(artifact, options);
   await progress('verifying', 0);
@@ -188,6 +186,8 @@ async function runWithVerifier(
     refined = true;
   }
 
+  // The last figure is written before the result, not after it (where the writer would refuse it).
+  await sender.flushed();
   const capture = summarizeCapture(result.state, marked.unstable);
   const outcome = analysisOutcome(
     { artifact, capture, errors: result.state.errors },
