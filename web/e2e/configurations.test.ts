@@ -1,3 +1,4 @@
+import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { Domain } from '@csp/shared/schemas/domain';
 import { describe, expect, it } from 'vitest';
 import { clickSelector, clickText, confirmDialog, fill, waitForDownload, waitForToast } from './harness';
@@ -225,6 +226,45 @@ describe('CSP rules generator panel', () => {
       customRules: { hasownproperty: ['https://hasownproperty.example'] },
       ignoredSuggestions: { tostring: ['https://tostring.example'] },
     });
+  });
+
+  it('lists the first suggestions and the rest a click away; accepting one listed later works the same', async () => {
+    const res = await t.client.post('/api/domains', { name: 'Many', url: 'https://many.example.com/' });
+    const domain = (await res.json()) as Domain;
+    await seedCompleted(t.server.deps.db, { userId: t.user.id, domainId: domain.id, url: domain.url });
+    const step = REPORT_LIMITS.suggestionsListedFirst;
+    const sources = Array.from({ length: step + 2 }, (_, i) => `https://img-${i}.many.example`);
+    await sendReports(
+      domain,
+      sources.map((src) => ['img-src', `${src}/a.png`, '']),
+    );
+
+    await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    await t.page.waitForSelector('[data-testid="rules-generator"] [data-testid="composed-policy"]');
+    await t.page.click('[data-testid="include-uri-reports"]');
+    const more = await t.page.waitForSelector('[data-testid="config-suggestions-more"]');
+    const cards = () =>
+      t.page.$$eval('[data-testid="config-suggestion"]', (c) => c.map((e) => e.getAttribute('data-blocked')));
+    expect(await cards()).toHaveLength(step);
+    expect(await more!.evaluate((b) => b.parentElement!.textContent)).toBe(
+      `Show 2 more${step} of ${step + 2} shown`,
+    );
+    await more!.click();
+    await t.page.waitForFunction(
+      (n: number) => document.querySelectorAll('[data-testid="config-suggestion"]').length === n,
+      {},
+      step + 2,
+    );
+    expect(await t.page.$('[data-testid="config-suggestions-more"]')).toBeNull();
+    const last = (await cards()).at(-1)!;
+    await t.page.click(`${suggestion(last)} [data-action="accept"]`);
+    await t.page.waitForSelector(`${suggestion(last)}[data-status="accepted"]`);
+    await waitForHeader(`img-src`);
+    expect(await headerText()).toContain(new URL(last).origin);
+    // Saved, so the next test's navigation meets no unsaved-changes prompt.
+    await t.page.type('[data-testid="configuration-name"]', 'Many sources');
+    await t.page.click('[data-testid="configuration-save"]');
+    await waitForToast(t.page, 'Configuration saved successfully');
   });
 
   it('switches report-only and discovery, and downloads for each server the file the export API serves', async () => {

@@ -36,6 +36,10 @@ export const REPORT_LIMITS = {
   newGroupsPerDomainHour: 300,
   /** Groups the owner's list and the suggestions answer, most reported first (the rest are summed). */
   groupsShown: 200,
+  /** Of those, the panel's table lists this many at first, and this many more per click. */
+  groupsListedFirst: 25,
+  /** The suggestions (a card each) listed at first, and per click, in the panel and the rules generator. */
+  suggestionsListedFirst: 10,
   /**
    * A blocked source in a counter's sort key (DynamoDB: 1,024 bytes at most): longer ones are keyed by
    * their SHA-256 digest, their text kept as an attribute, cut to maxGroupSourceChars.

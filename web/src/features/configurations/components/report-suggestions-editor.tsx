@@ -11,12 +11,14 @@ import {
   unignoreSuggestion,
 } from '@csp/shared/configurations/editor';
 import type { CspRules } from '@csp/shared/csp/policy';
+import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { ReportSuggestion, ReportSuggestionList } from '@csp/shared/schemas/report';
 import { useQuery } from '@tanstack/react-query';
 import { Check, EyeOff, RotateCcw } from 'lucide-react';
 import { SuggestionClassBadge } from '@/components/suggestion-class-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { ShowMoreButton, useShownFirst } from '@/components/ui/show-more';
 import { Spinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
 import { useFetchFailureToast } from '@/hooks/use-fetch-failure-toast';
@@ -24,6 +26,7 @@ import { formatCount } from '@/lib/format';
 import { REPORTS_REFRESH_MS, reportSuggestionsQueryKey } from '@/lib/query-keys';
 
 const DAYS = 7;
+const NONE: ReportSuggestion[] = [];
 
 /** Reads a domain's report suggestions over the last `days` days. */
 export type LoadSuggestions = (domainId: string, days: number) => Promise<ReportSuggestionList>;
@@ -53,7 +56,9 @@ export function ReportSuggestionsEditor({
     enabled,
   });
   useFetchFailureToast(suggestions.error, 'Failed to fetch URI reports');
-  const list = suggestions.data?.suggestions ?? [];
+  const list = suggestions.data?.suggestions ?? NONE;
+  const step = REPORT_LIMITS.suggestionsListedFirst;
+  const { shown, hidden, more } = useShownFirst(list, step);
 
   return (
     <section
@@ -92,19 +97,28 @@ export function ReportSuggestionsEditor({
       ) : list.length === 0 ? (
         <p className="text-sm text-muted-foreground">No suggestions: nothing was reported as blocked.</p>
       ) : (
-        <ul className="flex flex-col gap-2">
-          {list.map((s) => (
-            <SuggestionRow
-              key={`${s.directive} ${s.source} ${s.blocked} ${s.reason}`}
-              suggestion={s}
-              status={suggestionStatus(state, composed, s)}
-              savable={isSuggestionSavable(composed, s)}
-              onAccept={() => onChange(acceptSuggestion(state, composed, s))}
-              onIgnore={() => onChange(ignoreSuggestion(state, s))}
-              onUnignore={() => onChange(unignoreSuggestion(state, s))}
-            />
-          ))}
-        </ul>
+        <>
+          <ul className="flex flex-col gap-2">
+            {shown.map((s) => (
+              <SuggestionRow
+                key={`${s.directive} ${s.source} ${s.blocked} ${s.reason}`}
+                suggestion={s}
+                status={suggestionStatus(state, composed, s)}
+                savable={isSuggestionSavable(composed, s)}
+                onAccept={() => onChange(acceptSuggestion(state, composed, s))}
+                onIgnore={() => onChange(ignoreSuggestion(state, s))}
+                onUnignore={() => onChange(unignoreSuggestion(state, s))}
+              />
+            ))}
+          </ul>
+          <ShowMoreButton
+            shown={shown.length}
+            hidden={hidden}
+            step={step}
+            onClick={more}
+            testId="config-suggestions-more"
+          />
+        </>
       )}
     </section>
   );

@@ -3,11 +3,14 @@
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { ReportSuggestionList } from '@csp/shared/schemas/report';
 import { SuggestionClassBadge } from '@/components/suggestion-class-badge';
+import { ShowMoreButton, useShownFirst } from '@/components/ui/show-more';
 import { countOf, formatCount } from '@/lib/format';
 import { ageLabel } from '../utils/age';
 import { EngineOnlyBadge, SuggestionEngines } from './suggestion-engines';
 
 export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; now: number }) {
+  const step = REPORT_LIMITS.suggestionsListedFirst;
+  const { shown, hidden, more } = useShownFirst(data.suggestions, step);
   if (data.suggestions.length === 0) return null;
   return (
     <section className="flex flex-col gap-2" aria-labelledby="report-suggestions-title">
@@ -21,7 +24,7 @@ export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; n
         </p>
       ) : null}
       <ul className="flex flex-col gap-2">
-        {data.suggestions.map((s) => {
+        {shown.map((s) => {
           return (
             <li
               key={`${s.directive} ${s.blocked} ${s.source}`}
@@ -51,6 +54,13 @@ export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; n
           );
         })}
       </ul>
+      <ShowMoreButton
+        shown={shown.length}
+        hidden={hidden}
+        step={step}
+        onClick={more}
+        testId="report-suggestions-more"
+      />
       {data.other.groups > 0 ? (
         <p className="text-xs text-muted-foreground">
           Judged from the {formatCount(REPORT_LIMITS.groupsShown)} most reported groups;{' '}

@@ -5,13 +5,14 @@
 import { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { DropCounts, OtherGroups, ReportClearJob, ReportList } from '@csp/shared/schemas/report';
 import { Eraser } from 'lucide-react';
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { Progress } from '@/components/ui/progress';
 import { SegmentedControl } from '@/components/ui/segmented-control';
+import { ShowMoreButton, useShownFirst } from '@/components/ui/show-more';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
@@ -253,7 +254,9 @@ function OtherGroupsNote({ other }: { other: OtherGroups }) {
 }
 
 function GroupCounts({ data }: { data: ReportList }) {
-  const groups = [...data.counts].sort((a, b) => b.count - a.count);
+  const groups = useMemo(() => [...data.counts].sort((a, b) => b.count - a.count), [data.counts]);
+  const step = REPORT_LIMITS.groupsListedFirst;
+  const { shown, hidden, more } = useShownFirst(groups, step);
   if (groups.length === 0) return <OtherGroupsNote other={data.other} />;
   return (
     <section className="flex flex-col gap-2" aria-labelledby="report-groups-title">
@@ -270,7 +273,7 @@ function GroupCounts({ data }: { data: ReportList }) {
             </tr>
           </thead>
           <tbody>
-            {groups.map((g) => (
+            {shown.map((g) => (
               <tr key={`${g.directive} ${g.source}`} className="border-t border-slate-100">
                 <td className="px-3 py-2 font-mono text-xs">{g.directive}</td>
                 <td className="[overflow-wrap:anywhere] px-3 py-2 font-mono text-xs">{g.source}</td>
@@ -280,6 +283,13 @@ function GroupCounts({ data }: { data: ReportList }) {
           </tbody>
         </table>
       </div>
+      <ShowMoreButton
+        shown={shown.length}
+        hidden={hidden}
+        step={step}
+        onClick={more}
+        testId="report-groups-more"
+      />
       <OtherGroupsNote other={data.other} />
     </section>
   );
