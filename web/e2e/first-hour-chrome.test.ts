@@ -219,8 +219,16 @@ describe('the achievement overlay', () => {
     await clickText(t.page, 'main//a', 'Settings');
     await waitForPath(t.page, '/settings');
 
-    // The unlock comes up on the screen in use once it is at rest; a click on the page beside its card
-    // reaches the page (and puts the overlay away).
+    // Not while a field is being filled in (the pointer may be on its way to the form's button)...
+    await t.page.waitForSelector('#settings-first-name');
+    await t.page.focus('#settings-first-name');
+    await settle(t.page);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await t.page.$('[data-testid="achievement-overlay"]')).toBeNull();
+    await t.page.$eval('#settings-first-name', (el) => (el as HTMLInputElement).blur());
+
+    // ...but once the screen in use is at rest, the unlock comes up on it; a click on the page beside its
+    // card reaches the page (and puts the overlay away).
     await t.page.waitForFunction(
       () => document.querySelector('[data-testid="achievement-overlay"] h2')?.textContent === 'First Domain',
       { timeout: 20_000 },

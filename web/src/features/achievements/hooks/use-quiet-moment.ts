@@ -1,6 +1,7 @@
-// When the page is at rest: no query or write in flight, no screen loading, and no click or key press
-// for a moment, then an idle callback of the browser. Something that must not get in the way of the user
-// (the achievement overlay) waits for it, so it never appears under a click that was on its way.
+// When the page is at rest: no query or write in flight, no screen loading, no click or key press for a
+// moment and no field being filled in, then an idle callback of the browser. Something that must not get
+// in the way of the user (the achievement overlay) waits for it, so it never appears under a click that was
+// on its way.
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigation } from 'react-router-dom';
@@ -19,6 +20,20 @@ function whenIdle(run: () => void): () => void {
   }
   const timer = setTimeout(run, 0);
   return () => clearTimeout(timer);
+}
+
+/** Fields a user types or chooses in (a checkbox or a button having the focus is no such thing). */
+const EDITING =
+  'input:not([type=checkbox],[type=radio],[type=button],[type=submit],[type=reset]), textarea, select';
+
+/**
+ * The user in the middle of something: a dialog or menu open, or the focus in a field (filling in a form,
+ * their pointer may be on its way to the form's button). Wait until they are done.
+ */
+function userIsBusy(): boolean {
+  if (document.querySelector('dialog[open], :popover-open')) return true;
+  const focused = document.activeElement;
+  return focused instanceof HTMLElement && (focused.isContentEditable || focused.matches(EDITING));
 }
 
 /** True once the page has been at rest for `QUIET_MS` (while `wanted`); false again when it gets busy. */
@@ -40,8 +55,7 @@ export function useQuietMoment(wanted: boolean): boolean {
       setQuiet(false);
       timer = setTimeout(() => {
         cancelIdle = whenIdle(() => {
-          // A dialog or menu open is the user in the middle of something: wait until it is closed.
-          if (document.querySelector('dialog[open], :popover-open')) restart();
+          if (userIsBusy()) restart();
           else setQuiet(true);
         });
       }, QUIET_MS);
