@@ -6,30 +6,33 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { formatCount } from '@/lib/format';
 
-/** The first `step` items of `items`, `step` more each time `more()` is called. */
-export function useShownFirst<T>(items: readonly T[], step: number) {
-  const [limit, setLimit] = useState(step);
-  return {
-    shown: items.slice(0, limit),
-    hidden: Math.max(0, items.length - limit),
-    more: () => setLimit((l) => l + step),
-  };
-}
-
-/** 'Show N more', with how many are shown of all; nothing once every item is shown. */
-export function ShowMoreButton({
-  shown,
-  hidden,
-  step,
-  onClick,
-  testId,
-}: {
+interface MoreProps {
   shown: number;
   hidden: number;
   step: number;
   onClick: () => void;
-  testId: string;
-}) {
+}
+
+/**
+ * The first `step` items of `items` (`shown`), and the props of the button that shows `step` more
+ * (`more`, for ShowMoreButton).
+ */
+export function useShownFirst<T>(items: readonly T[], step: number): { shown: T[]; more: MoreProps } {
+  const [limit, setLimit] = useState(step);
+  const shown = items.slice(0, limit);
+  return {
+    shown,
+    more: {
+      shown: shown.length,
+      hidden: Math.max(0, items.length - limit),
+      step,
+      onClick: () => setLimit((l) => l + step),
+    },
+  };
+}
+
+/** 'Show N more', with how many are shown of all; nothing once every item is shown. */
+export function ShowMoreButton({ shown, hidden, step, onClick, testId }: MoreProps & { testId: string }) {
   if (hidden <= 0) return null;
   return (
     <div className="flex flex-wrap items-center gap-3">

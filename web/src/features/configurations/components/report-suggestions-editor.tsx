@@ -57,8 +57,7 @@ export function ReportSuggestionsEditor({
   });
   useFetchFailureToast(suggestions.error, 'Failed to fetch URI reports');
   const list = suggestions.data?.suggestions ?? NONE;
-  const step = REPORT_LIMITS.suggestionsListedFirst;
-  const { shown, hidden, more } = useShownFirst(list, step);
+  const { shown, more } = useShownFirst(list, REPORT_LIMITS.suggestionsListedFirst);
 
   return (
     <section
@@ -111,13 +110,7 @@ export function ReportSuggestionsEditor({
               />
             ))}
           </ul>
-          <ShowMoreButton
-            shown={shown.length}
-            hidden={hidden}
-            step={step}
-            onClick={more}
-            testId="config-suggestions-more"
-          />
+          <ShowMoreButton {...more} testId="config-suggestions-more" />
         </>
       )}
     </section>

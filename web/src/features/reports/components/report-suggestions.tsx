@@ -9,8 +9,7 @@ import { ageLabel } from '../utils/age';
 import { EngineOnlyBadge, SuggestionEngines } from './suggestion-engines';
 
 export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; now: number }) {
-  const step = REPORT_LIMITS.suggestionsListedFirst;
-  const { shown, hidden, more } = useShownFirst(data.suggestions, step);
+  const { shown, more } = useShownFirst(data.suggestions, REPORT_LIMITS.suggestionsListedFirst);
   if (data.suggestions.length === 0) return null;
   return (
     <section className="flex flex-col gap-2" aria-labelledby="report-suggestions-title">
@@ -54,13 +53,7 @@ export function ReportSuggestions({ data, now }: { data: ReportSuggestionList; n
           );
         })}
       </ul>
-      <ShowMoreButton
-        shown={shown.length}
-        hidden={hidden}
-        step={step}
-        onClick={more}
-        testId="report-suggestions-more"
-      />
+      <ShowMoreButton {...more} testId="report-suggestions-more" />
       {data.other.groups > 0 ? (
         <p className="text-xs text-muted-foreground">
           Judged from the {formatCount(REPORT_LIMITS.groupsShown)} most reported groups;{' '}

@@ -255,8 +255,7 @@ function OtherGroupsNote({ other }: { other: OtherGroups }) {
 
 function GroupCounts({ data }: { data: ReportList }) {
   const groups = useMemo(() => [...data.counts].sort((a, b) => b.count - a.count), [data.counts]);
-  const step = REPORT_LIMITS.groupsListedFirst;
-  const { shown, hidden, more } = useShownFirst(groups, step);
+  const { shown, more } = useShownFirst(groups, REPORT_LIMITS.groupsListedFirst);
   if (groups.length === 0) return <OtherGroupsNote other={data.other} />;
   return (
     <section className="flex flex-col gap-2" aria-labelledby="report-groups-title">
@@ -283,13 +282,7 @@ function GroupCounts({ data }: { data: ReportList }) {
           </tbody>
         </table>
       </div>
-      <ShowMoreButton
-        shown={shown.length}
-        hidden={hidden}
-        step={step}
-        onClick={more}
-        testId="report-groups-more"
-      />
+      <ShowMoreButton {...more} testId="report-groups-more" />
       <OtherGroupsNote other={data.other} />
     </section>
   );
