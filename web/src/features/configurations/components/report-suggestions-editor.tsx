@@ -26,7 +26,6 @@ import { formatCount } from '@/lib/format';
 import { REPORTS_REFRESH_MS, reportSuggestionsQueryKey } from '@/lib/query-keys';
 
 const DAYS = 7;
-const NONE: ReportSuggestion[] = [];
 
 /** Reads a domain's report suggestions over the last `days` days. */
 export type LoadSuggestions = (domainId: string, days: number) => Promise<ReportSuggestionList>;
@@ -56,7 +55,7 @@ export function ReportSuggestionsEditor({
     enabled,
   });
   useFetchFailureToast(suggestions.error, 'Failed to fetch URI reports');
-  const list = suggestions.data?.suggestions ?? NONE;
+  const list = suggestions.data?.suggestions ?? [];
   const { shown, more } = useShownFirst(list, REPORT_LIMITS.suggestionsListedFirst);
 
   return (
