@@ -155,7 +155,10 @@ describe('CSP rules generator panel', () => {
       () => (document.querySelector('[data-testid="configuration-name"]') as HTMLInputElement).value === '',
     );
     await t.page.click('[data-testid="include-nonce"]');
-    const fresh = await t.page.$eval('[data-testid="nonce-value"]', (el) => el.textContent ?? '');
+    // The nonce is shown on the render after the click: wait for it rather than read at once.
+    const fresh = await (await t.page.waitForSelector('[data-testid="nonce-value"]'))!.evaluate(
+      (el) => el.textContent ?? '',
+    );
     expect(fresh).toMatch(/^[0-9a-f]{64}$/);
     expect(fresh).not.toBe(nonce);
     expect(await t.page.$$('[data-testid="custom-rule"]')).toHaveLength(0);

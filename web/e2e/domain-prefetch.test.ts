@@ -100,4 +100,21 @@ describe('the domain screen', () => {
       await t.page.waitForSelector('[data-testid="rules-generator"]', { timeout: 20_000 });
     });
   });
+
+  it('shows its panels in a tab that makes no frames (in the background, or its compositor starved)', async () => {
+    const domain = await createShop();
+    // A page whose browser paints no frame: animation-frame callbacks never run, as in a background tab.
+    const page = await t.browser.newPage();
+    try {
+      await page.evaluateOnNewDocument(() => {
+        window.requestAnimationFrame = () => 0;
+      });
+      await page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+      await page.waitForSelector('xpath/.//h1[normalize-space()="Shop"]', { timeout: 20_000 });
+      await page.waitForSelector('[data-testid="reports-panel"]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid="rules-generator"]', { timeout: 10_000 });
+    } finally {
+      await page.close();
+    }
+  });
 });

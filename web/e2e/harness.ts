@@ -261,13 +261,16 @@ export async function clickSelector(page: Page, selector: string): Promise<void>
 /**
  * Clicks an element where a user would: its middle, once nothing lies over it. A toast fading out or a
  * layout still moving can cover it for a moment (wait); an achievement card that came up meanwhile is closed
- * as a user closes it; anything else over it for 5 s fails, naming what covers it.
+ * as a user closes it (one still opening is waited for: it takes clicks a moment later, which could fall
+ * between this check and the click); anything else over it for 5 s fails, naming what covers it.
  */
 export async function clickUncovered(page: Page, el: ElementHandle<Element>): Promise<void> {
   const deadline = Date.now() + 5000;
   for (;;) {
     await el.scrollIntoView();
     const covering = await el.evaluate((node) => {
+      // A card still opening lets clicks through, but takes them a moment later: the click would race it.
+      if (document.querySelector('[role="dialog"][data-state="opening"]')) return 'opening';
       const r = node.getBoundingClientRect();
       const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
       if (!hit || node.contains(hit)) return null;
@@ -277,7 +280,9 @@ export async function clickUncovered(page: Page, el: ElementHandle<Element>): Pr
         : `${hit.tagName.toLowerCase()} "${(hit.textContent ?? '').trim().slice(0, 60)}"`;
     });
     if (covering === null) break;
-    if (covering === 'achievement') {
+    if (covering === 'opening') {
+      // Wait until it takes clicks, then close it below.
+    } else if (covering === 'achievement') {
       await page.click('[data-testid="achievement-continue"]').catch(() => {});
     } else if (Date.now() > deadline) {
       throw new Error(`cannot click: covered by ${covering}`);

@@ -5,7 +5,7 @@
 //
 // It lives in the frame of every signed-in screen, so an unlock shows where it was earned, and it never
 // takes a click meant for the page: it waits until the page is at rest (nothing loading, no input for a
-// moment), the card takes clicks only once it has faded in, and the backdrop takes none: a click on the page
+// moment), the card takes clicks only once it has been seen, and the backdrop takes none: a click on the page
 // around the card reaches the page (and dismisses the overlay).
 import { useQueryClient } from '@tanstack/react-query';
 import { X } from 'lucide-react';
@@ -22,8 +22,13 @@ import { AchievementIcon, RarityBadge } from './achievements-card';
 
 export const OVERLAY_AUTO_DISMISS_MS = 8000;
 export const CONFETTI_DOTS = 20;
-/** The fade-in; the card takes clicks only after it. */
+/** The fade-in. */
 export const OVERLAY_FADE_MS = 250;
+/**
+ * The card takes clicks only this long after it starts to fade in: a click sooner was on its way before the
+ * card could be seen (a human reaction takes longer), and it reaches the page instead.
+ */
+export const OVERLAY_CLICKABLE_AFTER_MS = OVERLAY_FADE_MS + 400;
 const COLORS = ['bg-indigo-400', 'bg-amber-400', 'bg-emerald-400', 'bg-rose-400', 'bg-sky-400'];
 
 /** `signedIn`: the frame's user is known (the unlocks are read only then). */
@@ -57,16 +62,16 @@ export function AchievementOverlay({ signedIn }: { signedIn: boolean }) {
   const shownType = shown?.type;
   const card = useRef<HTMLDivElement>(null);
   const [interactive, setInteractive] = useState(false);
-  // One fade-in, one auto-dismiss timer and one set of listeners per shown unlock; they call the current
+  // One clickable timer, one auto-dismiss timer and one set of listeners per shown unlock; they call the current
   // dismiss() when they fire.
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the shown achievement's type only
   useEffect(() => {
     setInteractive(false);
     if (!shownType) return;
-    const fadeIn = setTimeout(() => setInteractive(true), OVERLAY_FADE_MS);
+    const clickable = setTimeout(() => setInteractive(true), OVERLAY_CLICKABLE_AFTER_MS);
     const autoDismiss = setTimeout(dismiss, OVERLAY_AUTO_DISMISS_MS + OVERLAY_FADE_MS);
     return () => {
-      clearTimeout(fadeIn);
+      clearTimeout(clickable);
       clearTimeout(autoDismiss);
     };
   }, [shownType]);
@@ -92,7 +97,7 @@ export function AchievementOverlay({ signedIn }: { signedIn: boolean }) {
   if (!shown) return null;
   return (
     <div
-      // Fades in from its first frame (@starting-style); its card is clickable once faded in.
+      // Fades in from its first frame (@starting-style); its card is clickable once it has been seen.
       className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center p-4 opacity-100 transition-opacity duration-250 ease-out starting:opacity-0 motion-reduce:transition-none"
       role="dialog"
       aria-labelledby="achievement-overlay-title"
