@@ -57,6 +57,10 @@ export function browserFlags(baseArgs: readonly string[], options: BrowserFlagsO
     '--no-first-run',
     '--disable-sync',
     '--disable-quic',
+    // Compositing on the CPU rather than on SwiftShader's emulated GPU: pages still get WebGL (what they
+    // can detect, and so what they load, is unchanged), and the browser process's CPU falls by a quarter
+    // (bench:crawl, 200 pages: 8.1–8.3 → 9.7–9.9 pages/s).
+    '--disable-gpu-compositing',
     // SSRF: every request goes through the proxy, Chromium resolves no name itself (so it cannot be
     // pointed at an internal address by DNS), and loopback is not silently bypassed.
     `--proxy-server=${options.proxyUrl}`,

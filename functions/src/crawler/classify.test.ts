@@ -189,6 +189,7 @@ describe('browserFlags', () => {
       '--no-first-run',
       '--disable-sync',
       '--disable-quic',
+      '--disable-gpu-compositing',
       '--proxy-server=http://127.0.0.1:4567',
       '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
       '--proxy-bypass-list=<-loopback>',

@@ -36,6 +36,14 @@ beforeAll(async () => {
 });</script>`,
       },
       '/carousel/3.png': { type: 'image/png', body: PIXEL_PNG },
+      // A map or 3D viewer: its tiles load only where WebGL works (the crawler composites on the CPU, but
+      // pages keep their WebGL, so they load what they load for a visitor).
+      '/webgl': {
+        body: `<!doctype html><title>Map</title><canvas id="c"></canvas>
+<script>var gl = document.getElementById('c').getContext('webgl2');
+if (gl) { var img = new Image(); img.src = '/webgl/tile.png'; document.body.appendChild(img); }</script>`,
+      },
+      '/webgl/tile.png': { type: 'image/png', body: PIXEL_PNG },
       '/spinner': {
         body: `<!doctype html><title>Spinner</title><div id="s">0</div>
 <script>(function spin(n) { document.getElementById('s').textContent = n; requestAnimationFrame(function () { spin(n + 1); }); })(0);</script>`,
@@ -93,6 +101,11 @@ describe('letting work finish', () => {
   it('a scrollable pane is scrolled through: its lazy image loads', async () => {
     const result = await visit('/pane');
     expect(urls(result)).toContain(`img-src ${sites.origins.main}/pane/lazy.png`);
+  }, 60_000);
+
+  it('a page drawing with WebGL gets it, and what it loads then is captured', async () => {
+    const result = await visit('/webgl');
+    expect(urls(result)).toContain(`img-src ${sites.origins.main}/webgl/tile.png`);
   }, 60_000);
 
   it('a page that never gets quiet (an endless animation) is waited for a bounded time, and complete', async () => {
