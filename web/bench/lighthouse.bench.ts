@@ -79,6 +79,13 @@ async function seedUser(url: string, dataDir: string) {
     });
   }
   db.doc.destroy();
+  // A returning user: the unlocks so far (First Domain) were celebrated on an earlier visit. The overlay shows
+  // once per unlock, after the screen is at rest, and its 8 s of confetti are not the screen's load.
+  const unlocks = (await (await client.get('/api/achievements')).json()) as Array<{
+    type: string;
+    seen: boolean;
+  }>;
+  for (const a of unlocks.filter((x) => !x.seen)) await client.post(`/api/achievements/${a.type}/seen`);
   return { cookies: client.cookies, domainId: domain.id };
 }
 

@@ -196,6 +196,50 @@ describe('CSP rules generator panel', () => {
     ).toBe('');
   });
 
+  it('audits the policy in a worker, with the grade the API gives it; here, where no worker can start', async () => {
+    const res = await t.client.post('/api/domains', { name: 'Audited', url: 'https://audited.example.com/' });
+    const domain = (await res.json()) as Domain;
+    await seedCompleted(t.server.deps.db, { userId: t.user.id, domainId: domain.id, url: domain.url });
+    const grade = '[data-testid="rules-generator"] [data-testid="policy-grade"]';
+    const shownGrade = async () =>
+      (
+        await (await t.page.waitForSelector(grade, { timeout: 20_000 }))!.evaluate((el) => el.textContent)
+      )?.trim();
+
+    await t.page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+    const inWorker = await shownGrade();
+    expect(t.page.workers().map((w) => new URL(w.url()).pathname)).toContainEqual(
+      expect.stringMatching(/^\/assets\/policy-audit\.worker-[\w-]+\.js$/),
+    );
+    // The API audits the same policy once saved: the same grade.
+    await t.page.type('[data-testid="configuration-name"]', 'Audited');
+    await t.page.click('[data-testid="configuration-save"]');
+    await waitForToast(t.page, 'Configuration saved successfully');
+    const [saved] = (await (await t.client.get(`/api/domains/${domain.id}/csp-configurations`)).json())
+      .configurations as Array<{ audit: { grade: string } }>;
+    expect(inWorker).toContain(saved!.audit.grade);
+
+    // A browser that starts no worker (one refused by a policy, say) gets the same audit from the page.
+    const page = await t.browser.newPage();
+    try {
+      await page.evaluateOnNewDocument(() => {
+        window.Worker = class {
+          constructor() {
+            throw new Error('workers are not allowed here');
+          }
+        } as unknown as typeof Worker;
+      });
+      await page.goto(`${t.server.url}/domains/${domain.id}`, { waitUntil: 'load' });
+      const here = await (await page.waitForSelector(grade, { timeout: 20_000 }))!.evaluate(
+        (el) => el.textContent,
+      );
+      expect(here?.trim()).toBe(inWorker);
+      expect(page.workers()).toHaveLength(0);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('reports naming constructor, __proto__ and the like as directives: shown, never offered for a policy', async () => {
     const res = await t.client.post('/api/domains', { name: 'Odd', url: 'https://www.example.com/' });
     const domain = (await res.json()) as Domain;

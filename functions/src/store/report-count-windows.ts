@@ -4,6 +4,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type DropReason, REPORT_LIMITS } from '@csp/shared/reports/limits';
 import type { DropCounts, ReportGroupCount } from '@csp/shared/schemas/report';
+import { byCodeUnits } from '@csp/shared/text/order';
 import * as z from 'zod';
 import type { Db } from './db';
 import { parseReportCountSk, reportCountPartition, reportStatsPartition } from './keys';
@@ -99,10 +100,12 @@ export async function windowCounts(
     if (fs < g.fs) g.fs = fs;
     if (ls > g.ls) g.ls = ls;
   }
-  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return {
     groups: [...groups.values()]
-      .sort((a, b) => b.count - a.count || order(a.directive, b.directive) || order(a.source, b.source))
+      .sort(
+        (a, b) =>
+          b.count - a.count || byCodeUnits(a.directive, b.directive) || byCodeUnits(a.source, b.source),
+      )
       .map((g) => ({
         directive: g.directive,
         source: g.source,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EXPORT_FORMATS } from '../csp/serialize';
 import { configurationBodySchema, configurationMetadataSchema } from '../schemas/configuration';
-import { auditComposed, composePolicy, exportComposed } from './compose';
+import { auditComposed } from './audit-composed';
+import { composePolicy, exportComposed } from './compose';
 
 const ENDPOINT = 'https://csp.example/api/uri-report?domain=0f0e';
 const RULES = {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { auditPolicy } from '../csp/audit';
 import { configurationBodySchema } from '../schemas/configuration';
-import { auditComposed, composedAuditContext, composePolicy, mergeRules, rolloutOf } from './compose';
+import { auditComposed } from './audit-composed';
+import { composedAuditContext, composePolicy, mergeRules, rolloutOf } from './compose';
 
 const ENDPOINT = 'https://csp.example/api/uri-report?domain=0f0e';
 const NONCE = 'a'.repeat(64);

@@ -8,13 +8,11 @@
 // `require-trusted-types-for 'script'`, the `trusted-types` names and the same reporting. Browsers apply
 // every CSP header they get, each on its own, so the second one changes nothing the first allows. In the
 // policy's own mode they are directives of the policy itself: one header.
-import { auditPolicy } from '../csp/audit';
 import type { AuditContext } from '../csp/checks/check';
 import { NONE, SELF, sortSources } from '../csp/directives';
 import { type IntegrityPolicyMode, integrityPolicyHeader } from '../csp/integrity-policy';
 import { applyNonce } from '../csp/nonce';
 import type { CspRules } from '../csp/policy';
-import type { PolicyAudit } from '../csp/policy-audit';
 import {
   CSP_HEADER,
   CSP_REPORT_ONLY_HEADER,
@@ -254,11 +252,6 @@ export function composedAuditContext(p: ComposedPolicy, facts: SiteFacts = {}): 
     scriptsWithoutIntegrity: facts.scriptsWithoutIntegrity ?? null,
     trustedTypesReadiness: facts.trustedTypesReadiness ?? null,
   };
-}
-
-/** The audit of what a configuration sends: the grade and findings the panel and the API show. */
-export function auditComposed(p: ComposedPolicy, facts: SiteFacts = {}): PolicyAudit {
-  return auditPolicy(p.rules, composedAuditContext(p, facts));
 }
 
 /** The audit's findings about the integrity options, shown beside them in the panel whatever their weight. */

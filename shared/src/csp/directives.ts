@@ -1,6 +1,7 @@
 // The closed vocabulary of CSP: directives (with their CSP3 fallback chains and what they govern), keywords,
 // and the predicates every other module uses to tell a nonce, a hash or a keyword from a host source.
 import * as z from 'zod';
+import { byCodeUnits } from '../text/order';
 
 type DirectiveKind = 'fetch' | 'document' | 'navigation' | 'reporting' | 'other';
 
@@ -214,7 +215,7 @@ export function compareSources(a: string, b: string): number {
   const gb = sourceGroup(b);
   if (ga !== gb) return ga - gb;
   if (ga === 0) return (KEYWORD_RANK.get(a) ?? 0) - (KEYWORD_RANK.get(b) ?? 0);
-  return a < b ? -1 : a > b ? 1 : 0;
+  return byCodeUnits(a, b);
 }
 
 /**
@@ -226,7 +227,7 @@ export function sortSources(sources: Iterable<string>): string[] {
     const group = sourceGroup(s);
     return { s, group, rank: group === 0 ? (KEYWORD_RANK.get(s) ?? 0) : 0 };
   });
-  keyed.sort((a, b) => a.group - b.group || a.rank - b.rank || (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
+  keyed.sort((a, b) => a.group - b.group || a.rank - b.rank || byCodeUnits(a.s, b.s));
   return keyed.map((k) => k.s);
 }
 
@@ -237,5 +238,5 @@ export function compareDirectives(a: string, b: string): number {
   if (ra !== undefined && rb !== undefined) return ra - rb;
   if (ra !== undefined) return -1;
   if (rb !== undefined) return 1;
-  return a < b ? -1 : a > b ? 1 : 0;
+  return byCodeUnits(a, b);
 }

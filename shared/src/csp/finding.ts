@@ -1,5 +1,7 @@
 // Findings about a policy — from the generator (why a source is there, what was left out), from our own
 // checks and from csp_evaluator (checks/) — as plain zod-typed objects with one severity scale of our own.
+
+import { byCodeUnits } from '../text/order';
 import type { PolicyFinding } from './audit-schemas';
 import { SEVERITIES, type Severity } from './audit-vocabulary';
 
@@ -16,9 +18,9 @@ export function severityRank(severity: Severity): number {
 export function compareFindings(a: PolicyFinding, b: PolicyFinding): number {
   return (
     severityRank(a.severity) - severityRank(b.severity) ||
-    a.directive.localeCompare(b.directive) ||
-    a.code.localeCompare(b.code) ||
-    (a.value ?? '').localeCompare(b.value ?? '')
+    byCodeUnits(a.directive, b.directive) ||
+    byCodeUnits(a.code, b.code) ||
+    byCodeUnits(a.value ?? '', b.value ?? '')
   );
 }
 

@@ -1,12 +1,8 @@
 // Saved CSP configurations (spec sections 3 and 7): list a domain's, create, replace, delete, and export
 // the policy a configuration sends as server configuration, so a deploy pipeline can fetch it. Only the
 // owner changes one, the members of the owner's team read them; for anyone else they do not exist (404).
-import {
-  auditComposed,
-  composePolicy,
-  exportComposed,
-  type SiteFacts,
-} from '@csp/shared/configurations/compose';
+import { auditComposed } from '@csp/shared/configurations/audit-composed';
+import { composePolicy, exportComposed, type SiteFacts } from '@csp/shared/configurations/compose';
 import { scriptsWithoutIntegrity, siteFacts } from '@csp/shared/configurations/site-facts';
 import type { ExportFormat } from '@csp/shared/csp/serialize';
 import type { Analysis } from '@csp/shared/schemas/analysis';

@@ -3,7 +3,8 @@
 // stored audit warns before an enforced Integrity-Policy refuses the inventory's scripts.
 import { randomBytes } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { auditComposed, composePolicy, exportComposed } from '@csp/shared/configurations/compose';
+import { auditComposed } from '@csp/shared/configurations/audit-composed';
+import { composePolicy, exportComposed } from '@csp/shared/configurations/compose';
 import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
 import type { InventoryEntry } from '@csp/shared/watch/inventory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 // Saved configurations over HTTP: every route, the spec's validation messages, 401 without a session,
 // 404 for someone else's objects, the cascades (domain deleted, base analysis deleted) and the exports.
 import { randomBytes } from 'node:crypto';
-import { auditComposed, composePolicy, exportComposed } from '@csp/shared/configurations/compose';
+import { auditComposed } from '@csp/shared/configurations/audit-composed';
+import { composePolicy, exportComposed } from '@csp/shared/configurations/compose';
 import { crawlRequestSchema } from '@csp/shared/schemas/analysis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../../local/server';

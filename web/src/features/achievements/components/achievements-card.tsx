@@ -4,6 +4,7 @@
 
 import { ACHIEVEMENTS } from '@csp/shared/achievements/catalogue';
 import type { AchievementProgress } from '@csp/shared/achievements/schemas';
+import { byCodeUnits } from '@csp/shared/text/order';
 import {
   Award,
   BadgeCheck,
@@ -161,7 +162,7 @@ export function AchievementsCard({
   const [open, setOpen] = useState(false);
   const listId = useId();
   const summary = statsOf(achievements, stats);
-  const sorted = [...achievements].sort((a, b) => (b.unlockedAt ?? '').localeCompare(a.unlockedAt ?? ''));
+  const sorted = [...achievements].sort((a, b) => byCodeUnits(b.unlockedAt ?? '', a.unlockedAt ?? ''));
   const locked = progress.length > 0 ? lockedOf(achievements, progress) : [];
   const empty = achievements.length === 0;
 

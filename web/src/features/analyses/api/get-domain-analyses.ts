@@ -1,5 +1,7 @@
 // GET /api/domains/:id/analyses: the domain's analyses, newest first. Polled every 2 s while one of them is
 // in progress, so the domain screen's progress box, stats and history stay current (spec section 7).
+
+import { byCodeUnits } from '@csp/shared/text/order';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useFetchFailureToast } from '@/hooks/use-fetch-failure-toast';
 import { api, apiGet, pathParam } from '@/lib/api-client';
@@ -11,7 +13,7 @@ export const domainAnalysesQueryKey = (domainId: string) =>
 
 export async function getDomainAnalyses(domainId: string) {
   const list = await apiGet(api.domains[':id'].analyses.$get({ param: { id: pathParam(domainId) } }));
-  return [...(list ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  return [...(list ?? [])].sort((a, b) => byCodeUnits(b.createdAt, a.createdAt));
 }
 
 export function getDomainAnalysesQueryOptions(domainId: string) {

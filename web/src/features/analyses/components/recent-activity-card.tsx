@@ -1,5 +1,6 @@
 // Dashboard "Recent Activity": the latest 5 analyses with url, created date and a status badge.
 import type { Analysis } from '@csp/shared/schemas/analysis';
+import { byCodeUnits } from '@csp/shared/text/order';
 import { Activity, ChevronRight } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { AnalysisStatusBadge, isActiveAnalysis } from '@/components/analysis-status-badge';
@@ -13,7 +14,7 @@ export const RECENT_ACTIVITY_LIMIT = 5;
 
 export function RecentActivityCard({ analyses, error }: { analyses: Analysis[]; error?: Error | null }) {
   const recent = [...analyses]
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    .sort((a, b) => byCodeUnits(b.createdAt, a.createdAt))
     .slice(0, RECENT_ACTIVITY_LIMIT);
   return (
     <Card className="flex flex-col">

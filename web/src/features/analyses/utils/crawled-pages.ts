@@ -2,6 +2,7 @@
 // and what they loaded) and over resources, and resources grouped by directive.
 import type { CrawledPage, CrawledPages, CrawledResource } from '@csp/shared/schemas/crawled-pages';
 import { pageFailed } from '@csp/shared/schemas/crawled-pages';
+import { byCodeUnits } from '@csp/shared/text/order';
 
 export type PageStatusTone = 'success' | 'warning' | 'error';
 
@@ -56,6 +57,6 @@ export function groupByDirective(
     else groups.set(r.directive, [r]);
   }
   return [...groups.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => byCodeUnits(a, b))
     .map(([directive, resources]) => ({ directive, resources }));
 }

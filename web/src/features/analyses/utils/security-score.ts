@@ -1,6 +1,7 @@
 // The dashboard's Security Score and the domain screen's history, from the audits stored with analyses.
 import { type Grade, gradeOfScore, meanGrade } from '@csp/shared/csp/grade';
 import type { Analysis } from '@csp/shared/schemas/analysis';
+import { byCodeUnits } from '@csp/shared/text/order';
 
 const completedWithAudit = (a: Analysis) => a.status === 'completed' && Boolean(a.audit);
 
@@ -43,5 +44,5 @@ export function securityHistory(analyses: readonly Analysis[]): HistoryPoint[] {
       issues: a.audit!.issues,
       violations: a.verification ? a.verification.violations : null,
     }))
-    .sort((x, y) => x.at.localeCompare(y.at));
+    .sort((x, y) => byCodeUnits(x.at, y.at));
 }

@@ -2,12 +2,12 @@
 // edited, the policy composed from it and its audit, whether it differs from what was saved, the field
 // errors, and the actions New, Select, Save, Delete and choosing the base analysis, with their toasts.
 // It opens on the configuration saved last, and a switch that would drop unsaved changes waits for a yes.
-import { auditComposed, composePolicy } from '@csp/shared/configurations/compose';
+import { composePolicy } from '@csp/shared/configurations/compose';
 import { siteFacts } from '@csp/shared/configurations/site-facts';
 import { offeredPolicyNames } from '@csp/shared/csp/trusted-types-names';
 import type { Analysis } from '@csp/shared/schemas/analysis';
 import type { Configuration } from '@csp/shared/schemas/configuration';
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useConfigurations } from '../api/get-configurations';
@@ -20,6 +20,7 @@ import {
   openingConfiguration,
   stateOf,
 } from '../utils/editor-state';
+import { usePolicyAudit } from './use-policy-audit';
 
 const errorText = (error: unknown) =>
   error instanceof ApiError
@@ -60,17 +61,8 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[], readOn
     () => (showsPolicy ? { composed, facts: siteFacts(withoutIntegrity, base?.trustedTypes) } : null),
     [showsPolicy, composed, withoutIntegrity, base?.trustedTypes],
   );
-  // The policy view shows a composed policy with its audit, both from one render. The audit (our checks and
-  // csp_evaluator's) is the heaviest step of the panel, some 50 ms on a phone: it runs in a background
-  // render of its own, so neither the panel's first mount nor a keystroke in a field waits for it (null
-  // until the first one is done, and while there is no policy to show; after an edit, the view shows the
-  // previous pair a moment longer).
-  const deferred = useDeferredValue(toAudit, null);
-  const audited = useMemo(
-    () =>
-      deferred && { composed: deferred.composed, audit: auditComposed(deferred.composed, deferred.facts) },
-    [deferred],
-  );
+  // The policy view shows a composed policy with its audit, worked out in a worker (some 100 ms on a phone).
+  const audited = usePolicyAudit(toAudit);
   const offeredNames = useMemo(
     () => offeredPolicyNames(base?.trustedTypes?.policyNames),
     [base?.trustedTypes],
