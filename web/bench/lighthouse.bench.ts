@@ -16,6 +16,7 @@ import { ENDPOINT_FILE } from '@csp/functions/src/local/endpoint-file';
 import { createDb } from '@csp/functions/src/store/db';
 import { registeredClient } from '@csp/functions/src/testing/api-server';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
+import { markUnlocksSeen } from '../e2e/accounts';
 import { launchBrowser } from '../e2e/browser';
 import { seedCompleted } from '../e2e/seed';
 
@@ -81,11 +82,7 @@ async function seedUser(url: string, dataDir: string) {
   db.doc.destroy();
   // A returning user: the unlocks so far (First Domain) were celebrated on an earlier visit. The overlay shows
   // once per unlock, after the screen is at rest, and its 8 s of confetti are not the screen's load.
-  const unlocks = (await (await client.get('/api/achievements')).json()) as Array<{
-    type: string;
-    seen: boolean;
-  }>;
-  for (const a of unlocks.filter((x) => !x.seen)) await client.post(`/api/achievements/${a.type}/seen`);
+  await markUnlocksSeen(client);
   return { cookies: client.cookies, domainId: domain.id };
 }
 

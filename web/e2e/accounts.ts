@@ -1,4 +1,5 @@
 // Test accounts made over HTTP from Node: the proof-of-work is solved with the widget's own library.
+import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import { sha, solveChallenge } from 'altcha/lib';
 
 /** Fetches a challenge and returns the base64 payload the widget would send in the `altcha` field. */
@@ -42,4 +43,13 @@ export async function registerAccount(baseUrl: string, account: TestAccount): Pr
     body: JSON.stringify({ ...account, altcha: await solvedAltcha(baseUrl) }),
   });
   if (res.status !== 201) throw new Error(`register answered ${res.status}: ${await res.text()}`);
+}
+
+/**
+ * Marks the user's unlocks so far seen, as after a visit that celebrated them: no achievement card comes up
+ * over screens a test (or the Lighthouse bench) is about.
+ */
+export async function markUnlocksSeen(client: HttpClient): Promise<void> {
+  const list: Array<{ type: string; seen: boolean }> = await (await client.get('/api/achievements')).json();
+  for (const a of list.filter((x) => !x.seen)) await client.post(`/api/achievements/${a.type}/seen`);
 }

@@ -6,6 +6,7 @@ import { updateUserFields } from '@csp/functions/src/store/users';
 import { sendReport, until } from '@csp/functions/src/testing/reports';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { markUnlocksSeen } from './accounts';
 import { clickText, visibleText, waitForPath, waitForToast } from './harness';
 import { seedCompleted, seedRunning } from './seed';
 import { setupSignedInBrowser } from './signed-in-browser';
@@ -23,12 +24,6 @@ async function openUserMenu(page: Page): Promise<string[]> {
   return page.$$eval('[role="menu"]:popover-open [role="menuitem"]', (items) =>
     items.map((i) => (i as HTMLElement).innerText.trim()),
   );
-}
-
-/** Marks every unlock seen, so no overlay comes up in tests about other things. */
-async function markAllSeen() {
-  const list: Array<{ type: string; seen: boolean }> = await (await t.client.get('/api/achievements')).json();
-  for (const a of list.filter((x) => !x.seen)) await t.client.post(`/api/achievements/${a.type}/seen`);
 }
 
 /**
@@ -70,7 +65,7 @@ beforeAll(async () => {
     async () => (await t.client.get(`/api/domains/${domainId}/uri-reports`)).json(),
     (r: { reports?: unknown[] }) => (r.reports?.length ?? 0) > 0,
   );
-  await markAllSeen();
+  await markUnlocksSeen(t.client);
 }, 120_000);
 
 const userScreens = () => [
@@ -103,7 +98,7 @@ describe('on a 360 px phone', () => {
     await updateUserFields(t.server.deps.db, t.user.id, { role: 'admin' });
     const domain = await (await t.client.post('/api/domains', { name: 'Phone', url: LONG_URL })).json();
     await seedCompleted(t.server.deps.db, { userId: t.user.id, domainId: domain.id, url: LONG_URL });
-    await markAllSeen();
+    await markUnlocksSeen(t.client);
     await t.page.setViewport({ width: 360, height: 740, isMobile: true, hasTouch: true });
     try {
       const screens = [

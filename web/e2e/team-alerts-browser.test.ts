@@ -11,6 +11,7 @@ import { closeServer } from '@csp/functions/src/testing/close-server';
 import type { HttpClient } from '@csp/functions/src/testing/http-client';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markUnlocksSeen } from './accounts';
 import { dismissToasts, fill, visibleText, waitForToast } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
@@ -86,15 +87,6 @@ async function continuePastOverlay(page: Page) {
     await overlay.click();
     await new Promise((r) => setTimeout(r, 300));
   }
-}
-
-/**
- * Marks the user's unlocks so far seen: this file is about alerts, and an unlock's card waits for a moment at
- * rest, which can fall between a test's check that nothing covers a button and its click on it.
- */
-async function markUnlocksSeen(client: HttpClient) {
-  const list: Array<{ type: string; seen: boolean }> = await (await client.get('/api/achievements')).json();
-  for (const a of list.filter((x) => !x.seen)) await client.post(`/api/achievements/${a.type}/seen`);
 }
 
 let owner: HttpClient;
