@@ -2,6 +2,7 @@
 // URL list, links), never the same page twice, maxPages, crawlDelay per host, the user agent, failing
 // pages, and a crawl stopped by its deadline that continues from its JSON state.
 import { gzipSync } from 'node:zlib';
+import { stageBands, stagePercent, UNKNOWN_SITE_PAGES } from '@csp/shared/analyses/progress-bands';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CrawlProgress, runCrawl } from './crawl';
 import type { Origins } from './fixtures/content';
@@ -160,6 +161,35 @@ describe('runCrawl', () => {
     expect(progress.every((p) => p.totalPages <= 3)).toBe(true);
     expect(progress.at(-1)).toMatchObject({ currentPage: null, pagesDone: 3, totalPages: 3 });
     expect(progress.some((p) => p.currentPage === `${s.origins.main}/`)).toBe(true);
+  });
+
+  it('shows the first page as one of a site of unknown size, then moves with every page', async () => {
+    // No sitemap: while the start page is visited, the crawl knows one page. Counted as one of one, half a
+    // page in flight claimed half the crawl's band at once and the bar stood still while the six pages it
+    // linked filled the band again; it is one of UNKNOWN_SITE_PAGES until its links are known.
+    const links = Array.from({ length: 6 }, (_, i) => `/p${i}`);
+    const s = await site(() => Object.fromEntries([['/', page(...links)], ...links.map((l) => [l, page()])]));
+    const progress: CrawlProgress[] = [];
+    const { done } = await runCrawl({ url: `${s.origins.main}/`, crawlDelay: 0 }, null, {
+      deadline: deadline(),
+      allowPrivateTargets: true,
+      concurrency: 1,
+      ...noRerender,
+      onProgress: (p) => {
+        progress.push(p);
+      },
+    });
+    expect(done).toBe(true);
+    const bands = (pages: number) => stageBands(pages, { rerender: false, crawlDelayMs: 0 });
+    const first = progress.find((p) => p.currentPage === `${s.origins.main}/`);
+    expect(first).toMatchObject({ totalPages: 1, pagesDone: 0 });
+    expect(first!.progress).toBe(
+      stagePercent(bands(UNKNOWN_SITE_PAGES), 'crawling', 0.5 / UNKNOWN_SITE_PAGES),
+    );
+    // One tab: each page moves the figure when it starts and when it ends, up to the whole crawl band.
+    const figures = [...new Set(progress.filter((p) => p.phase === 'crawling').map((p) => p.progress))];
+    expect(figures.length).toBeGreaterThanOrEqual(2 * 7 - 1);
+    expect(figures.at(-1)).toBe(Math.floor(bands(7).crawling[1]));
   });
 
   it('honours crawlDelay per host, discovery fetches included', async () => {

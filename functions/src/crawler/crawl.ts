@@ -1,7 +1,7 @@
 // The crawl engine: discovery, then one browser with several tabs working through the frontier breadth
 // first, honouring crawlDelay per host, until maxPages, an empty frontier — or the deadline, in which case
 // it returns its state (plain JSON) so the next invocation continues where this one stopped.
-import { stageBands, stagePercent } from '@csp/shared/analyses/progress-bands';
+import { stageBands, stagePercent, UNKNOWN_SITE_PAGES } from '@csp/shared/analyses/progress-bands';
 import type { CrawlArtifact } from '@csp/shared/csp/artifact';
 import { addPageToTally } from '@csp/shared/trusted-types/dry-run';
 import { boundedUrl } from '@csp/shared/watch/run-snapshot';
@@ -156,7 +156,12 @@ export async function runCrawl(
   const progress = latestProgressSender(async (snapshot: CrawlProgress) => options.onProgress?.(snapshot));
   const report = (phase: CrawlPhase, currentPage: string | null, inFlight: number) => {
     const finished = state.pagesDone - inFlight;
-    const planned = Math.max(1, frontier.planned);
+    // Until a page is done (its links known) the site's size is a guess, not the one page queued.
+    const planned = Math.max(
+      1,
+      frontier.planned,
+      finished > 0 ? 0 : Math.min(job.maxPages, UNKNOWN_SITE_PAGES),
+    );
     // A page being visited counts half: pages visited in parallel move the bar when they start, not
     // only all at once when they end.
     let fraction = (finished + inFlight / 2) / planned;
@@ -165,7 +170,10 @@ export async function runCrawl(
       fraction = total === 0 ? 1 : (state.rerenders.length - inFlight / 2) / total;
     } else if (phase === 'discovering') fraction = 0;
     // The bands follow the pages found so far: a crawl that finds more pages widens its own band.
-    const bands = stageBands(frontier.planned, { rerender: options.rerender ?? true });
+    const bands = stageBands(planned, {
+      rerender: options.rerender ?? true,
+      crawlDelayMs: job.crawlDelay,
+    });
     state.progress = Math.max(state.progress, stagePercent(bands, phase, fraction));
     const snapshot: CrawlProgress = {
       phase,

@@ -135,7 +135,10 @@ async function runWithVerifier(
     return { outcome: failed ? 'finished' : 'lost' };
   }
   // The bands of the pages crawled, as the crawl's last report had them (its percent only goes up).
-  const bands = stageBands(result.state.pages.length, { rerender: deps.crawlOptions?.rerender ?? true });
+  const bands = stageBands(result.state.pages.length, {
+    rerender: deps.crawlOptions?.rerender ?? true,
+    crawlDelayMs: request.crawlDelay,
+  });
   let percent = result.state.progress;
   const sender = latestProgressSender((report: ProgressReport) => deps.writer.progress(run, report));
   const progress = (stage: 'generating' | 'verifying', fraction: number) => {

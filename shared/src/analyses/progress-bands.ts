@@ -1,9 +1,14 @@
-// One percent for a whole analysis, shared out among its phases by the work each does. Every page load costs
-// about the same (a crawled page, the same page loaded again for the stability check, a page loaded with the
-// policy to verify it), so each phase's band is its share of the page loads the analysis will make, known
-// from the pages found so far. Fixed bands (the crawl 2–80 %, verification 90–99 %) made a six-page crawl
-// reach 80 % in 3 s and sit at 90 % through the verification that took most of the run.
+// One percent for a whole analysis, shared out among its phases by the time each takes. A page load costs
+// about the same wherever it happens (a crawled page, the same page loaded again for the stability check, a
+// page loaded with the policy to verify it), so each phase's band is its share of the page loads the
+// analysis will make, known from the pages found so far — except that the crawl proper waits the crawl
+// delay between two requests to the site, and the stability check and the verification (a sample of pages
+// already fetched, loaded in parallel) do not: a crawled page weighs its delay when that is longer than a
+// load. Fixed bands (the crawl 2–80 %, verification 90–99 %) made a six-page crawl reach 80 % in 3 s and
+// sit at 90 % through the verification that took most of the run; page loads alone made the same crawl a
+// third of the bar for three quarters of the time, and the rest of the bar go by in one read.
 import type { AnalysisStage } from '../schemas/analysis';
+import { CRAWL_LIMITS } from '../schemas/crawl-limits';
 
 /** The stability check loads again at least this many crawled pages (all of them when fewer)… */
 export const RERENDER_MIN_PAGES = 10;
@@ -17,6 +22,18 @@ export const RERENDER_SHARE = 0.2;
 export const RERENDER_MAX_SPREAD = 50;
 /** The verification loads at most this many crawled pages with the policy. */
 export const VERIFY_SAMPLE_PAGES = 10;
+
+/**
+ * A page load's share of the crawl's time: about 2 s in one of the crawler's 5 tabs. A crawl delay longer
+ * than this paces the crawl instead (one request to the site per delay), and its pages weigh that much more.
+ */
+export const PAGE_LOAD_SHARE_MS = 400;
+/**
+ * Before the first page is crawled the site's size is unknown (no sitemap listed more): its progress is
+ * shown as one page of this many (at most maxPages), not as one of one, which claimed a third of the crawl
+ * at once and then stood still while the links found filled the band again.
+ */
+export const UNKNOWN_SITE_PAGES = 10;
 
 /** Finding the pages (robots.txt, sitemaps) before the first page is crawled. */
 const DISCOVERING_END = 2;
@@ -34,14 +51,25 @@ export const rerenderLoads = (pages: number) =>
     Math.max(RERENDER_MIN_PAGES, Math.min(RERENDER_MAX_SPREAD, Math.ceil(pages * RERENDER_SHARE))),
   );
 
-/**
- * Where each stage's percent starts and ends for an analysis of `pages` pages (found so far, or crawled),
- * `rerender` false when the stability check does not run.
- */
-export function stageBands(pages: number, { rerender = true }: { rerender?: boolean } = {}): StageBands {
+/** What a crawled page weighs, in page loads, for a crawl delay of `crawlDelayMs`. */
+export const crawledPageLoads = (crawlDelayMs: number) =>
+  Math.max(1, (Number.isFinite(crawlDelayMs) ? crawlDelayMs : 0) / PAGE_LOAD_SHARE_MS);
+
+export interface BandOptions {
+  /** False when the stability check does not run. */
+  rerender?: boolean;
+  /** The analysis's crawl delay (the default when not given). */
+  crawlDelayMs?: number;
+}
+
+/** Where each stage's percent starts and ends for an analysis of `pages` pages (found so far, or crawled). */
+export function stageBands(
+  pages: number,
+  { rerender = true, crawlDelayMs = CRAWL_LIMITS.crawlDelay.default }: BandOptions = {},
+): StageBands {
   const n = Math.max(1, Number.isFinite(pages) ? pages : 1);
   const loads: [AnalysisStage, number][] = [
-    ['crawling', n],
+    ['crawling', n * crawledPageLoads(crawlDelayMs)],
     ['rerendering', rerender ? rerenderLoads(n) : 0],
     ['generating', GENERATING_LOADS],
     ['verifying', Math.min(n, VERIFY_SAMPLE_PAGES)],

@@ -86,23 +86,30 @@ describe('current stage', () => {
   });
 
   it('counts the pages crawled back from the percent the crawler wrote for them', () => {
-    for (const total of [1, 6, 40, 60]) {
-      const bands = stageBands(total);
-      for (let done = 0; done <= total; done++) {
-        const percent = stagePercent(bands, 'crawling', done / total);
-        const source = {
-          status: 'running',
-          progress: percent,
-          stage: 'crawling' as const,
-          totalPages: total,
-        };
-        expect(pagesCrawled(source, percent), `${done} of ${total}`).toEqual({ done, total });
+    // The crawl's band depends on the crawl delay (a paced crawl is more of the run): the screen reads it
+    // back with the analysis's own delay.
+    for (const crawlDelay of [0, 1000, 5000]) {
+      for (const total of [1, 6, 40, 60]) {
+        const bands = stageBands(total, { crawlDelayMs: crawlDelay });
+        for (let done = 0; done <= total; done++) {
+          const percent = stagePercent(bands, 'crawling', done / total);
+          const source = {
+            status: 'running',
+            progress: percent,
+            stage: 'crawling' as const,
+            totalPages: total,
+            crawlDelay,
+          };
+          expect(pagesCrawled(source, percent), `${done} of ${total}, ${crawlDelay} ms`).toEqual({
+            done,
+            total,
+          });
+        }
       }
     }
-    expect(pagesCrawled({ status: 'running', progress: 2, stage: 'crawling', totalPages: 0 }, 2)).toBeNull();
-    expect(
-      pagesCrawled({ status: 'running', progress: 85, stage: 'rerendering', totalPages: 9 }, 85),
-    ).toBeNull();
+    const idle = { status: 'running', crawlDelay: 1000 };
+    expect(pagesCrawled({ ...idle, progress: 2, stage: 'crawling', totalPages: 0 }, 2)).toBeNull();
+    expect(pagesCrawled({ ...idle, progress: 85, stage: 'rerendering', totalPages: 9 }, 85)).toBeNull();
   });
 });
 

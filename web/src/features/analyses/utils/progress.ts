@@ -147,11 +147,11 @@ export function progressStatusText(analysis: {
  * other stage or before any page was found.
  */
 export function pagesCrawled(
-  analysis: ProgressSource & { totalPages: number },
+  analysis: ProgressSource & { totalPages: number; crawlDelay: number },
   percent: number,
 ): { done: number; total: number } | null {
   if (analysis.stage !== 'crawling' || analysis.totalPages <= 0) return null;
-  const [start, end] = stageBands(analysis.totalPages).crawling;
+  const [start, end] = stageBands(analysis.totalPages, { crawlDelayMs: analysis.crawlDelay }).crawling;
   const fraction = Math.min(1, Math.max(0, (percent - start) / (end - start)));
   return {
     // The crawler floors its percent: the pages done are the fewest that reach it.
