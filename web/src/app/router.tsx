@@ -4,6 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
 import { maybeSignedIn } from '@/features/auth/api/get-user';
+import { authForms } from '@/features/auth/components/auth-forms';
 import { prefetchDashboard, prefetchDomain } from './route-prefetch';
 import { RootErrorBoundary, RootLayout } from './routes/root';
 
@@ -24,7 +25,15 @@ export function createAppRouter(queryClient: QueryClient) {
             return import('./routes/home').then((m) => ({ Component: m.HomeRoute }));
           },
         },
-        { path: '/auth', lazy: () => import('./routes/auth').then((m) => ({ Component: m.AuthRoute })) },
+        {
+          path: '/auth',
+          lazy: () => {
+            // The forms load beside the screen, not after it (see routes/auth.tsx).
+            void authForms.login();
+            void authForms.register();
+            return import('./routes/auth').then((m) => ({ Component: m.AuthRoute }));
+          },
+        },
         {
           lazy: () => import('./routes/signed-in-layout').then((m) => ({ Component: m.SignedInLayout })),
           children: [

@@ -1,12 +1,20 @@
 // /auth: a marketing panel and the 'Get Started' card (sign in, or create an account with ?mode=register).
+// The forms are modules of their own (authForms, loaded beside this one by the route): they bring the
+// verification widget and the schemas, most of the screen's code, and the screen around them (what a
+// phone shows first, its largest text included) no longer waits for them. Until a form is there, its
+// place is kept at its height, so nothing below it moves when it comes.
 import { FileCode, Radar, ShieldCheck } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Logo } from '@/components/ui/logo';
-import { LoginForm } from '@/features/auth/components/login-form';
+import { Skeleton } from '@/components/ui/skeleton';
+import { authForms } from '@/features/auth/components/auth-forms';
 import { PublicOnlyRoute } from '@/features/auth/components/protected-route';
-import { RegisterForm } from '@/features/auth/components/register-form';
 import { safeReturnPath } from '@/lib/return-path';
+
+const LoginForm = lazy(() => authForms.login().then((m) => ({ default: m.LoginForm })));
+const RegisterForm = lazy(() => authForms.register().then((m) => ({ default: m.RegisterForm })));
 
 const POINTS = [
   {
@@ -83,11 +91,13 @@ function AuthScreen() {
                 </CardDescription>
               </CardHeader>
               <CardContent className="pt-4">
-                {mode === 'login' ? (
-                  <LoginForm key="login" onSuccess={goToDashboard} />
-                ) : (
-                  <RegisterForm key="register" onSuccess={goToDashboard} />
-                )}
+                <Suspense fallback={<FormPlaceholder mode={mode} />}>
+                  {mode === 'login' ? (
+                    <LoginForm key="login" onSuccess={goToDashboard} />
+                  ) : (
+                    <RegisterForm key="register" onSuccess={goToDashboard} />
+                  )}
+                </Suspense>
               </CardContent>
             </Card>
             <p className="text-center text-sm text-muted-foreground">
@@ -119,6 +129,24 @@ function AuthScreen() {
           </div>
         </div>
       </main>
+    </div>
+  );
+}
+
+/** A form's place while its module loads: as tall as the form, so the text below it does not move. */
+function FormPlaceholder({ mode }: { mode: 'login' | 'register' }) {
+  return (
+    <div
+      aria-busy="true"
+      data-testid="auth-form-placeholder"
+      // The forms' heights (web/e2e/auth-form-placeholder.test.ts compares them): the register form puts
+      // its two name fields side by side from the sm breakpoint.
+      className={mode === 'login' ? 'h-80' : 'h-[630px] sm:h-[532px]'}
+    >
+      <span className="sr-only" role="status">
+        Loading the form...
+      </span>
+      <Skeleton className="h-full w-full rounded-lg" />
     </div>
   );
 }

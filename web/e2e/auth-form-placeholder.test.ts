@@ -1,0 +1,71 @@
+// The /auth screen shows itself before its forms' modules are there (they bring the verification widget and
+// the schemas): its texts are on screen while a form's module is held back, and the form's place is kept at
+// the form's height, so nothing below it moves when the form comes (a layout shift, and the largest text
+// on a phone is below it). Both forms, at phone and desktop widths, on the real product server.
+import type { HTTPRequest } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
+import { intercepting, visibleText } from './harness';
+import { setupSignedInBrowser } from './signed-in-browser';
+
+const t = setupSignedInBrowser({ signedIn: false });
+
+const FORM_MODULE = /\/assets\/(login|register)-form-[^/]*\.js$/;
+
+/** The top of the line below the card, and the height of the form's place. */
+const measure = () =>
+  t.page.evaluate(() => {
+    const below = [...document.querySelectorAll('main p')].find((p) =>
+      /New to CSP Generator\?|Already have an account\?/.test(p.textContent ?? ''),
+    );
+    const place =
+      document.querySelector('[data-testid="auth-form-placeholder"]') ?? document.querySelector('main form');
+    return {
+      below: Math.round(below!.getBoundingClientRect().top + window.scrollY),
+      place: Math.round(place!.getBoundingClientRect().height),
+    };
+  });
+
+describe('the /auth screen before its forms', () => {
+  for (const [mode, path, form] of [
+    ['sign-in', '/auth', 'Sign in'],
+    ['register', '/auth?mode=register', 'Create account'],
+  ] as const) {
+    for (const width of [390, 1440]) {
+      it(`shows the screen at once and keeps the ${mode} form's place at its height (${width} px)`, async () => {
+        await t.page.setViewport({ width, height: 900 });
+        // Each load asks for the modules again (the previous test's are in the browser's cache).
+        await t.page.setCacheEnabled(false);
+        const held: HTTPRequest[] = [];
+        let release: () => void = () => {};
+        const released = new Promise<void>((ok) => {
+          release = ok;
+        });
+        await intercepting(
+          t.page,
+          (request) => {
+            if (FORM_MODULE.test(request.url())) {
+              held.push(request);
+              void released.then(() => request.continue());
+            } else void request.continue();
+          },
+          async () => {
+            await t.page.goto(`${t.server.url}${path}`, { waitUntil: 'domcontentloaded' });
+            await t.page.waitForSelector('[data-testid="auth-form-placeholder"]');
+            expect(held.length, 'the form modules were asked for').toBeGreaterThan(0);
+            expect(await visibleText(t.page)).toContain('Get Started');
+            expect(await visibleText(t.page)).toContain('Crawl-based analysis');
+            const before = await measure();
+            release();
+            await t.page.waitForSelector(`form[aria-label="${form}"]`);
+            // The widget draws itself a moment later: measured once it has.
+            await t.page.waitForSelector('altcha-widget [data-state]');
+            const after = await measure();
+            expect(after.place, 'the form is as tall as its place was').toBe(before.place);
+            expect(after.below, 'the text below did not move').toBe(before.below);
+          },
+        );
+        await t.page.setCacheEnabled(true);
+      });
+    }
+  }
+});
