@@ -118,3 +118,23 @@ describe('the domain screen', () => {
     }
   });
 });
+
+describe("a link to one of the domain screen's panels", () => {
+  it("opens the screen at that panel (an alert's link to the scripts), though the panel mounts after the summary", async () => {
+    const domain = await createShop();
+    await t.page.setViewport({ width: 1440, height: 900 });
+    await t.page.goto(`${t.server.url}/domains/${domain.id}#scripts`, { waitUntil: 'load' });
+    await t.page.waitForSelector('#scripts', { timeout: 20_000 });
+    // In view once it is there and what is above it has settled: its top in the upper half of the window,
+    // below the sticky header (not under it).
+    await t.page.waitForFunction(
+      () => {
+        const top = document.getElementById('scripts')?.getBoundingClientRect().top ?? Number.NaN;
+        const header = document.querySelector('header')?.getBoundingClientRect().bottom ?? 0;
+        return top >= header && top < window.innerHeight / 2;
+      },
+      { timeout: 10_000 },
+    );
+    expect(await t.page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  });
+});

@@ -76,7 +76,7 @@ export function CrawledPagesCard({ analysisId }: { analysisId: string }) {
   }, []);
 
   return (
-    <Card id={CARD_ID} data-testid="crawled-pages" className="min-w-0 scroll-mt-20">
+    <Card id={CARD_ID} data-testid="crawled-pages" className="min-w-0">
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <ListTree className="size-4 text-primary" aria-hidden="true" />
