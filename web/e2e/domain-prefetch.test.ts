@@ -1,5 +1,6 @@
 // The domain screen's first view, without waiting: opened by its address (a full page load, as from an
-// alert's link), the domain and its analyses are both requested while the screen's code loads, so a slow
+// alert's link), the domain and its analyses are both requested while the screen's code loads (the domain
+// before the screen's modules, which would otherwise take the browser's connections first), so a slow
 // answer for the domain does not also hold the analyses back (one round trip before the screen, not two in
 // a row); the domain is asked for beside the current user, not after it; and the summary does not wait for
 // the code of the panels below it (most of the screen's code), nor does one panel wait for another's. Answers
@@ -60,6 +61,21 @@ describe('the domain screen', () => {
     const seen = await openHolding(domain.id, '/api/user', `/api/domains/${domain.id}`);
     expect(seen.indexOf('asked')).toBeGreaterThan(-1);
     expect(seen.indexOf('asked')).toBeLessThan(seen.indexOf('held released'));
+  });
+
+  it("asks for the domain before the screen's modules, which would take the connections first", async () => {
+    const domain = await createShop();
+    const asked: string[] = [];
+    const onRequest = (request: HTTPRequest) => {
+      asked.push(new URL(request.url()).pathname);
+      void request.continue();
+    };
+    await intercepting(t.page, onRequest, () => openShop(domain.id));
+    const read = asked.indexOf(`/api/domains/${domain.id}`);
+    const screen = asked.findIndex((path) => /^\/assets\/domain-detail-[^/]*\.js$/.test(path));
+    expect(read, asked.join(' ')).toBeGreaterThan(-1);
+    expect(screen, asked.join(' ')).toBeGreaterThan(-1);
+    expect(read, asked.join(' ')).toBeLessThan(screen);
   });
 
   it('asks who is signed in once: the screen mounting right after the answer does not ask again', async () => {

@@ -1,5 +1,6 @@
 // What a screen reads first, asked for while the screen's modules load: a route's loader runs beside its
-// lazy import, so the data requests no longer wait for the screen's code (nor for a render). Only when the
+// lazy import (on a page load, before it: router.tsx prefetchFirstScreen), so the data requests no longer
+// wait for the screen's code (nor for a render). Only when the
 // signed-in marker says a session is likely (a visitor asks nothing: the screen sends them to /auth), and
 // beside the current-user lookup, not after it: on a phone's network that is a round trip less before the
 // first view. Should the session turn out to be gone, the reads have answered null (a 401 on a read) and

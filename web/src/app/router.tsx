@@ -1,7 +1,7 @@
 // The route table (spec section 2). Every screen is a lazily loaded module.
 
 import type { QueryClient } from '@tanstack/react-query';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { createBrowserRouter, matchRoutes, type RouteObject, RouterProvider } from 'react-router-dom';
 import { FullScreenLoading } from '@/components/layouts/full-screen-loading';
 import { maybeSignedIn } from '@/features/auth/api/get-user';
 import { authForms } from '@/features/auth/components/auth-forms';
@@ -9,7 +9,28 @@ import { prefetchDashboard, prefetchDomain } from './route-prefetch';
 import { RootErrorBoundary, RootLayout } from './routes/root';
 
 export function createAppRouter(queryClient: QueryClient) {
-  return createBrowserRouter([
+  const routes = appRoutes(queryClient);
+  prefetchFirstScreen(routes);
+  return createBrowserRouter(routes);
+}
+
+/**
+ * The first screen's reads go out before its modules are asked for. The router asks for a route's modules
+ * first and runs its loader after: on a page load the domain screen's dozen modules took the browser's six
+ * connections to the server (HTTP/1.1) and the domain's read waited behind them. The router runs the same
+ * loaders again when it starts; they find the reads already on their way.
+ */
+function prefetchFirstScreen(routes: RouteObject[]): void {
+  const url = new URL(window.location.href);
+  const request = new Request(url);
+  for (const { route, params } of matchRoutes(routes, window.location) ?? []) {
+    if (typeof route.loader !== 'function') continue;
+    void route.loader({ request, url, params, pattern: route.path ?? '', context: undefined });
+  }
+}
+
+function appRoutes(queryClient: QueryClient): RouteObject[] {
+  return [
     {
       Component: RootLayout,
       ErrorBoundary: RootErrorBoundary,
@@ -77,7 +98,7 @@ export function createAppRouter(queryClient: QueryClient) {
         { path: '*', lazy: () => import('./routes/not-found').then((m) => ({ Component: m.NotFoundRoute })) },
       ],
     },
-  ]);
+  ];
 }
 
 export function AppRouter({ router }: { router: ReturnType<typeof createAppRouter> }) {
