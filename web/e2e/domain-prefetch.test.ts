@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HTTPRequest } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
+import { markUnlocksSeen } from './accounts';
 import { intercepting } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
@@ -138,6 +139,8 @@ describe('the domain screen', () => {
 describe("a link to one of the domain screen's panels", () => {
   it("opens the screen at that panel (an alert's link to the scripts), though the panel mounts after the summary", async () => {
     const domain = await createShop();
+    // No achievement card over the screen (it would hold the page still): the user has seen their unlocks.
+    await markUnlocksSeen(t.client);
     await t.page.setViewport({ width: 1440, height: 900 });
     await t.page.goto(`${t.server.url}/domains/${domain.id}#scripts`, { waitUntil: 'load' });
     await t.page.waitForSelector('#scripts', { timeout: 20_000 });
@@ -152,5 +155,17 @@ describe("a link to one of the domain screen's panels", () => {
       { timeout: 10_000 },
     );
     expect(await t.page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+
+    // The user goes back to the top, on to the dashboard, and back: the screen is where they left it
+    // (the router restores it), not at the panel again.
+    await t.page.mouse.move(700, 450);
+    await t.page.mouse.wheel({ deltaY: -20_000 });
+    await t.page.waitForFunction(() => window.scrollY === 0);
+    await t.page.click('a[href="/dashboard"]');
+    await t.page.waitForFunction(() => location.pathname === '/dashboard');
+    await t.page.goBack();
+    await t.page.waitForSelector('#scripts', { timeout: 20_000 });
+    await sleep(1_500); // the panels have mounted and settled
+    expect(await t.page.evaluate(() => window.scrollY)).toBe(0);
   });
 });
