@@ -13,13 +13,10 @@ import { getAnalysesQueryOptions } from '@/features/analyses/api/get-analyses';
 import { getUserQueryOptions, maybeSignedIn } from '@/features/auth/api/get-user';
 import { getDomainQueryOptions } from '@/features/domains/api/get-domain';
 import { getDomainsQueryOptions } from '@/features/domains/api/get-domains';
-import { prepareFormatters } from '@/lib/format';
 import { forgetUser } from '@/lib/query-client';
 
 function whenSignedIn(queryClient: QueryClient, prefetch: () => Promise<unknown>): null {
   if (maybeSignedIn()) {
-    // These screens show dates and counts: their formatters are made while the data is on its way.
-    prepareFormatters();
     const data = prefetch().catch(() => {}); // the screen's own queries show any failure
     void queryClient
       .ensureQueryData(getUserQueryOptions())

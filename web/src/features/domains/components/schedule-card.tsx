@@ -23,7 +23,7 @@ import { formatDateTime } from '@/lib/format';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
 import { useSchedule } from '../api/get-schedule';
 import { useUpdateSchedule } from '../api/update-schedule';
-import { formatRunTime, timeZoneChoices } from '../utils/run-time';
+import { browserTimeZone, formatRunTime, timeZoneChoices } from '../utils/run-time';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const FREQUENCIES = [
@@ -136,6 +136,9 @@ function ScheduleForm({
   const update = useUpdateSchedule(domainId);
   const [form, setForm] = useState(() => formOf(view));
   const [errors, setErrors] = useState<FieldErrors>({});
+  // The browser's zone joins the choices when the user reaches the field (see browserTimeZone).
+  const [ownZone, setOwnZone] = useState<string | null>(null);
+  const offerOwnZone = () => setOwnZone(browserTimeZone());
   // A save (here or in another tab) replaces the view: the form follows it.
   useEffect(() => setForm(formOf(view)), [view]);
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) =>
@@ -200,8 +203,14 @@ function ScheduleForm({
           <Input type="time" value={form.time} disabled={off} onChange={(e) => set('time', e.target.value)} />
         </Field>
         <Field id={`${id}-zone`} label="Time zone">
-          <Select value={form.timeZone} disabled={off} onChange={(e) => set('timeZone', e.target.value)}>
-            {timeZoneChoices(view.schedule.timeZone).map((zone) => (
+          <Select
+            value={form.timeZone}
+            disabled={off}
+            onFocus={offerOwnZone}
+            onPointerDown={offerOwnZone}
+            onChange={(e) => set('timeZone', e.target.value)}
+          >
+            {timeZoneChoices(view.schedule.timeZone, ownZone).map((zone) => (
               <option key={zone} value={zone}>
                 {zone}
               </option>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRunTime, timeZoneChoices } from './run-time';
+import { browserTimeZone, formatRunTime, timeZoneChoices } from './run-time';
 
 describe('formatRunTime', () => {
   it('shows weekday, day, month, 24 h time and zone in the schedule’s zone', () => {
@@ -8,8 +8,29 @@ describe('formatRunTime', () => {
     expect(formatRunTime('2025-12-02T23:30:00.000Z', 'Asia/Tokyo')).toBe('Wed 3 Dec, 08:30 GMT+9');
   });
 
+  it('writes UTC times as Intl does, without it', () => {
+    const intl = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'UTC',
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    });
+    for (const iso of ['2026-01-01T00:00:00.000Z', '2026-06-30T23:59:00.000Z', '2027-02-28T12:05:00.000Z']) {
+      const p = Object.fromEntries(intl.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
+      expect(formatRunTime(iso, 'UTC')).toBe(
+        `${p.weekday} ${p.day} ${p.month}, ${p.hour}:${p.minute} ${p.timeZoneName}`,
+      );
+    }
+  });
+
   it('offers UTC first and keeps a saved zone', () => {
     expect(timeZoneChoices('Europe/Paris')[0]).toBe('UTC');
-    expect(timeZoneChoices('Europe/Paris')).toContain('Europe/Paris');
+    expect(timeZoneChoices('Europe/Paris')).toEqual(['UTC', 'Europe/Paris']);
+    expect(timeZoneChoices('UTC', 'Asia/Tokyo')).toEqual(['UTC', 'Asia/Tokyo']);
+    expect(timeZoneChoices('Europe/Paris', browserTimeZone())).toContain(browserTimeZone());
   });
 });

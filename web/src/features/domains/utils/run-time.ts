@@ -21,14 +21,35 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
 export function formatRunTime(iso: string, timeZone: string): string {
+  if (timeZone === 'UTC') {
+    // Most schedules run in UTC (the default): written without Intl, whose first use on a page loads the
+    // locale's data (a long task on a phone, while the domain screen shows itself).
+    const d = new Date(iso);
+    return `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}, ${twoDigits(d.getUTCHours())}:${twoDigits(d.getUTCMinutes())} UTC`;
+  }
   const parts = formatterFor(timeZone).formatToParts(new Date(iso));
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('weekday')} ${get('day')} ${get('month')}, ${get('hour')}:${get('minute')} ${get('timeZoneName')}`;
 }
 
-/** The time zones the form offers: UTC, the browser's own, and the zone already saved. */
-export function timeZoneChoices(saved: string): string[] {
-  const own = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return [...new Set(['UTC', own, saved].filter(Boolean))];
+let browserZone: string | undefined;
+
+/**
+ * The browser's own time zone, looked up on first use: the lookup makes an Intl object, whose first one on a
+ * page loads the locale's data (80–100 ms on a phone), so the form asks for it when the user reaches the
+ * time-zone field, not while the screen shows itself.
+ */
+export function browserTimeZone(): string {
+  browserZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return browserZone;
+}
+
+/** The time zones the form offers: UTC, the zone already saved, and the browser's own once it is known. */
+export function timeZoneChoices(saved: string, own?: string | null): string[] {
+  return [...new Set(['UTC', own, saved].filter((zone): zone is string => Boolean(zone)))];
 }
