@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Files named *.alone.test.ts time what a user sees during a real crawl (a crawler browser and the user's
@@ -18,6 +19,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The web app's own alias, for its modules' unit tests (the same as web/vite.config.ts).
+        resolve: { alias: { '@': fileURLToPath(new URL('./web/src', import.meta.url)) } },
         test: {
           ...shared,
           name: 'all',
