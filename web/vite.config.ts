@@ -1,6 +1,5 @@
 // Vite config of the web app. The build must stay compatible with our own strict CSP
 // (script-src 'self'; style-src 'self'): no inline scripts, no data: scripts, no inline styles in HTML.
-import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
@@ -26,7 +25,7 @@ const SIGNED_IN_SHELL = [
   'web/src/features/analyses/utils/progress.ts',
   'web/src/features/analyses/utils/security-score.ts',
   'web/src/features/domains/components/domains-card.tsx',
-].map((path) => path.split('/').join(sep));
+];
 
 export default defineConfig({
   root,
@@ -67,7 +66,7 @@ export default defineConfig({
             { name: 'session', test: /[\\/](protected-route\.tsx|return-path\.ts)$/, priority: 2 },
             {
               name: 'signed-in',
-              test: (id: string) => SIGNED_IN_SHELL.some((part) => id.includes(part)),
+              test: (id: string) => SIGNED_IN_SHELL.some((part) => id.replaceAll('\\', '/').includes(part)),
               priority: 1,
             },
             {
