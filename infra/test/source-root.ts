@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { App } from 'aws-cdk-lib';
+import { afterAll } from 'vitest';
 import { ENTRIES, type FunctionName } from '../lib/csp-generator-stack';
 
 /** Every function of the stack. */
@@ -26,15 +27,25 @@ export function makeSourceRoot(entries: FunctionName[]): { root: string; remove(
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
+/** The apps' output directories: CDK makes one in the system's temp directory per App and never removes it. */
+const outdirs: string[] = [];
+// Registered as the test file imports this module, so it runs after that file's tests.
+afterAll(() => {
+  for (const dir of outdirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /**
  * An App with the repository's cdk.json context (feature flags) and no asset bundling. CDK's built-in
  * CloudFormation validation (a WebAssembly rule engine, several seconds) is off unless asked for.
  */
 export function testApp({ validate = false } = {}): App {
+  const outdir = mkdtempSync(join(tmpdir(), 'cdk.out'));
+  outdirs.push(outdir);
   const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
     context?: Record<string, unknown>;
   };
   return new App({
+    outdir,
     context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] },
     builtinCloudFormationValidation: validate,
   });
