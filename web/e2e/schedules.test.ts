@@ -64,11 +64,13 @@ describe('the Scheduled Analyses card', () => {
     const select = (label: string) => `xpath/.//label[normalize-space()="${label}"]/following::select[1]`;
     const dayHandle = await page.waitForSelector(select('Day'));
     await dayHandle!.select('2');
-    await page.$eval('input[type="time"]', (el) => {
-      const input = el as HTMLInputElement;
-      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '06:00');
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-    });
+    // The time of day: an hour and a minute, 24 h.
+    await (await page.waitForSelector('[data-testid="schedule-card"] select[aria-label="Hour"]'))!.select(
+      '06',
+    );
+    await (await page.waitForSelector('[data-testid="schedule-card"] select[aria-label="Minute"]'))!.select(
+      '00',
+    );
     const zone = await page.waitForSelector(select('Time zone'));
     await zone!.select('UTC');
     const pagesInput = await page.$eval('[data-testid="schedule-card"] input[type="number"]', (el) => el.id);

@@ -24,6 +24,7 @@ import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } 
 import { useSchedule } from '../api/get-schedule';
 import { useUpdateSchedule } from '../api/update-schedule';
 import { browserTimeZone, formatRunTime, timeZoneChoices } from '../utils/run-time';
+import { TimeOfDaySelect } from './time-of-day-select';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const FREQUENCIES = [
@@ -200,7 +201,7 @@ function ScheduleForm({
           </Field>
         ) : null}
         <Field id={`${id}-time`} label="Time" error={errors.time}>
-          <Input type="time" value={form.time} disabled={off} onChange={(e) => set('time', e.target.value)} />
+          <TimeOfDaySelect value={form.time} disabled={off} onChange={(time) => set('time', time)} />
         </Field>
         <Field id={`${id}-zone`} label="Time zone">
           <Select
