@@ -3,7 +3,7 @@
 // product writes 24 h times ("06:00 UTC"), and on first use it loads the locale's date data, about 9 ms of
 // main-thread work without throttling (several times that on a phone) in the render of the domain screen's
 // Monitoring panel.
-import type { ComponentProps } from 'react';
+import { type ComponentProps, Fragment } from 'react';
 import { Select } from '@/components/ui/input';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -19,40 +19,36 @@ type Props = Omit<ComponentProps<'select'>, 'value' | 'onChange'> & {
 /** The hour's select takes the field's id (its label); both carry the field's invalid and described-by state. */
 export function TimeOfDaySelect({ id, value, onChange, disabled, ...aria }: Props) {
   const [hour = '00', minute = '00'] = value.split(':');
+  const parts = [
+    { label: 'Hour', value: hour, choices: HOURS, change: (h: string) => `${h}:${minute}` },
+    { label: 'Minute', value: minute, choices: MINUTES, change: (m: string) => `${hour}:${m}` },
+  ];
   return (
     <div className="flex items-center gap-2">
-      <Select
-        id={id}
-        aria-label="Hour"
-        value={hour}
-        disabled={disabled}
-        onChange={(e) => onChange(`${e.target.value}:${minute}`)}
-        className="min-w-0 flex-1"
-        {...aria}
-      >
-        {HOURS.map((h) => (
-          <option key={h} value={h}>
-            {h}
-          </option>
-        ))}
-      </Select>
-      <span aria-hidden="true" className="text-sm font-medium text-muted-foreground">
-        :
-      </span>
-      <Select
-        aria-label="Minute"
-        value={minute}
-        disabled={disabled}
-        onChange={(e) => onChange(`${hour}:${e.target.value}`)}
-        className="min-w-0 flex-1"
-        {...aria}
-      >
-        {MINUTES.map((m) => (
-          <option key={m} value={m}>
-            {m}
-          </option>
-        ))}
-      </Select>
+      {parts.map((part, i) => (
+        <Fragment key={part.label}>
+          {i > 0 ? (
+            <span aria-hidden="true" className="text-sm font-medium text-muted-foreground">
+              :
+            </span>
+          ) : null}
+          <Select
+            id={i === 0 ? id : undefined}
+            aria-label={part.label}
+            value={part.value}
+            disabled={disabled}
+            onChange={(e) => onChange(part.change(e.target.value))}
+            className="min-w-0 flex-1"
+            {...aria}
+          >
+            {part.choices.map((choice) => (
+              <option key={choice} value={choice}>
+                {choice}
+              </option>
+            ))}
+          </Select>
+        </Fragment>
+      ))}
     </div>
   );
 }
