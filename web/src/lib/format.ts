@@ -23,13 +23,16 @@ export const MONTHS = [
   'Dec',
 ] as const;
 
+/** A number of 0–99 as two digits ("06"), as the UI writes minutes and 24 h hours. */
+export const twoDigits = (n: number) => String(n).padStart(2, '0');
+
 function datePart(date: Date): string {
   return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
 }
 
 function timePart(date: Date): string {
   const hours = date.getHours();
-  const minutes = String(date.getMinutes()).padStart(2, '0');
+  const minutes = twoDigits(date.getMinutes());
   return `${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`;
 }
 

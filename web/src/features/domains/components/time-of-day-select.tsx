@@ -5,10 +5,10 @@
 // Monitoring panel.
 import { type ComponentProps, Fragment } from 'react';
 import { Select } from '@/components/ui/input';
+import { twoDigits } from '@/lib/format';
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const HOURS = Array.from({ length: 24 }, (_, h) => pad(h));
-const MINUTES = Array.from({ length: 60 }, (_, m) => pad(m));
+const HOURS = Array.from({ length: 24 }, (_, h) => twoDigits(h));
+const MINUTES = Array.from({ length: 60 }, (_, m) => twoDigits(m));
 
 type Props = Omit<ComponentProps<'select'>, 'value' | 'onChange'> & {
   /** "HH:MM" */

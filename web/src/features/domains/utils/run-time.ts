@@ -1,5 +1,5 @@
 // A scheduled run's time as the panel shows it, in the schedule's own time zone: "Tue 2 Dec, 06:00 UTC".
-import { MONTHS } from '@/lib/format';
+import { MONTHS, twoDigits } from '@/lib/format';
 
 /** One formatter per time zone: making one loads the zone's data, milliseconds each on a phone. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -23,7 +23,6 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 }
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
-const twoDigits = (n: number) => String(n).padStart(2, '0');
 
 export function formatRunTime(iso: string, timeZone: string): string {
   if (timeZone === 'UTC') {
