@@ -17,6 +17,7 @@ import { classifyPage, cspHash, inlineShape, SAMPLE_LENGTH } from './classify';
 import { type InstrumentItem, instrumentSource, parseInstrumentBatch } from './instrument';
 import { DEFAULT_INTERACTION_BUDGET_MS, interactionSource } from './interact';
 import { INTERACTION_MARGIN_MS, sleep } from './settle';
+import { whileIntercepting } from './while-intercepting';
 
 /** The BiDi connection puppeteer's Firefox browser exposes (not in its public types). */
 interface BidiConnection {
@@ -287,9 +288,7 @@ export class FirefoxTab {
           .catch(() => {});
       }
     };
-    await page.setRequestInterception(true);
-    page.on('request', answer);
-    try {
+    await whileIntercepting(page, answer, async () => {
       await this.step(
         interactionSource(budget),
         budget + INTERACTION_MARGIN_MS,
@@ -297,10 +296,7 @@ export class FirefoxTab {
         problems,
       );
       await this.quiet(QUIET_MS);
-    } finally {
-      page.off('request', answer);
-      await page.setRequestInterception(false).catch(() => {});
-    }
+    });
   }
 
   /**
