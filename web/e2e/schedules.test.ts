@@ -113,6 +113,9 @@ describe('the Scheduled Analyses card', () => {
     expect(rows[0]).toContain(DOMAIN_BUSY_MESSAGE);
     expect(rows[1]).toContain('Started');
     expect(rows[1]).toContain('View analysis');
+    // Each due time is written as the next run was, in the schedule's zone (a Tuesday, 06:00 UTC).
+    expect(rows[1]).toContain(formatRunTime(started.at, 'UTC'));
+    expect(rows[1]).toMatch(/^Tue \d+ \w{3}, 06:00 UTC /);
     expect(refused.outcome).toBe('refused');
     await shoot(page, 'weekly-with-history');
 

@@ -19,7 +19,6 @@ import { Input, Select } from '@/components/ui/input';
 import { SegmentedControl } from '@/components/ui/segmented-control';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
-import { formatDateTime } from '@/lib/format';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors, validateForm } from '@/lib/validation';
 import { useSchedule } from '../api/get-schedule';
 import { useUpdateSchedule } from '../api/update-schedule';
@@ -79,7 +78,7 @@ export function ScheduleCard({
             ) : (
               <ScheduleForm domainId={domainId} domainUrl={domainUrl} view={schedule.data} />
             )}
-            <RunHistory runs={schedule.data.history} />
+            <RunHistory runs={schedule.data.history} timeZone={schedule.data.schedule.timeZone} />
           </>
         )}
       </CardContent>
@@ -280,7 +279,8 @@ const OUTCOMES: Record<ScheduleRun['outcome'], { label: string; variant: BadgeVa
   skipped: { label: 'Skipped', variant: 'secondary' },
 };
 
-function RunHistory({ runs }: { runs: ScheduleRun[] }) {
+/** Each due time written as the next run is, in the schedule's time zone (not the browser's, 12 h). */
+function RunHistory({ runs, timeZone }: { runs: ScheduleRun[]; timeZone: string }) {
   return (
     <section className="flex flex-col gap-3" aria-labelledby="schedule-history">
       <h3 id="schedule-history" className="text-sm font-semibold">
@@ -300,7 +300,7 @@ function RunHistory({ runs }: { runs: ScheduleRun[] }) {
           {runs.map((run) => (
             <li key={run.id} className="flex flex-col gap-1 px-4 py-3 sm:flex-row sm:items-center sm:gap-4">
               <span className="shrink-0 text-sm tabular-nums text-muted-foreground sm:w-44">
-                {formatDateTime(run.at)}
+                {formatRunTime(run.at, timeZone)}
               </span>
               <Badge variant={OUTCOMES[run.outcome].variant} className="self-start sm:self-auto">
                 {OUTCOMES[run.outcome].label}
