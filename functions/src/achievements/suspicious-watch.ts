@@ -7,6 +7,7 @@ import { groupDirective, groupSource, isCodeSource } from '@csp/shared/reports/g
 import { type ReportGroupEvidence, suggestFromReports } from '@csp/shared/reports/suggestions';
 import type { Domain } from '@csp/shared/schemas/domain';
 import type { NormalizedReport } from '@csp/shared/schemas/report';
+import { byCodeUnits } from '@csp/shared/text/order';
 import { listDomainAnalyses } from '../store/analyses';
 import type { Db } from '../store/db';
 import { getKnowledge } from '../store/knowledge';
@@ -52,7 +53,7 @@ export async function newSuspiciousGroups(
 
   const latest = (await listDomainAnalyses(db, domain.id))
     .filter((a) => a.status === 'completed' && a.cspRules)
-    .sort((a, b) => (b.completedAt ?? '').localeCompare(a.completedAt ?? ''))[0];
+    .sort((a, b) => byCodeUnits(b.completedAt ?? '', a.completedAt ?? ''))[0];
   const basis = {
     rules: latest?.cspRules ?? {},
     siteOrigin: new URL(latest?.url ?? domain.url).origin,

@@ -3,6 +3,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AchievementDefinition, Counters } from '@csp/shared/achievements/catalogue';
 import { type Achievement, achievementSchema, countersSchema } from '@csp/shared/achievements/schemas';
+import { byCodeUnits } from '@csp/shared/text/order';
 import { type Db, isConditionFailure, nowIso } from './db';
 import { newId } from './ids';
 import { itemReader } from './items';
@@ -20,7 +21,7 @@ export async function listUserAchievements(db: Db, userId: string): Promise<Achi
       ExpressionAttributeValues: { ':p': pk, ':s': skPrefix },
     }),
   );
-  return (res.Items ?? []).map(fromItem).sort((a, b) => b.unlockedAt.localeCompare(a.unlockedAt));
+  return (res.Items ?? []).map(fromItem).sort((a, b) => byCodeUnits(b.unlockedAt, a.unlockedAt));
 }
 
 export interface CounterChange {

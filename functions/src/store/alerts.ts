@@ -13,6 +13,7 @@ import {
   DEFAULT_ALERT_SETTINGS,
   webhookSchema,
 } from '@csp/shared/schemas/alert-settings';
+import { byCodeUnits } from '@csp/shared/text/order';
 import * as z from 'zod';
 import { batchDelete } from './batch';
 import { type Db, isConditionFailure } from './db';
@@ -298,7 +299,7 @@ export async function listAlerts(
       const { lastNotifiedAt: _, ...alert } = groupFromItem(item);
       return alert;
     })
-    .sort((a, b) => b.lastSeen.localeCompare(a.lastSeen))
+    .sort((a, b) => byCodeUnits(b.lastSeen, a.lastSeen))
     .slice(0, limit);
 }
 

@@ -13,6 +13,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ScriptHistoryRow } from '@csp/shared/schemas/script-inventory';
 import { scriptHistoryRowSchema } from '@csp/shared/schemas/script-inventory';
+import { byCodeUnits } from '@csp/shared/text/order';
 import {
   type AuthorizationRule,
   authorizationRuleSchema,
@@ -102,7 +103,7 @@ export async function loadInventory(db: Db, domainId: string): Promise<Inventory
     }
     start = res.LastEvaluatedKey;
   } while (start);
-  rules.sort((a, b) => a.id.localeCompare(b.id));
+  rules.sort((a, b) => byCodeUnits(a.id, b.id));
   return { entries: entries.map((e) => effectiveEntry(e, meta)), rules, meta };
 }
 
@@ -284,7 +285,7 @@ export async function listDomainScriptHistory(
     rows.push(...(res.Items ?? []).map(historyFromItem));
     start = res.LastEvaluatedKey;
   } while (start);
-  return rows.sort((a, b) => a.id.localeCompare(b.id));
+  return rows.sort((a, b) => byCodeUnits(a.id, b.id));
 }
 
 export async function getScriptEntry(db: Db, domainId: string, key: string): Promise<StoredEntry | null> {

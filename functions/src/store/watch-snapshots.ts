@@ -3,6 +3,7 @@
 // the drift from the domain's saved configuration (packed), plus the counts the timeline lists. Written once
 // by the crawl writer (a condition refuses a second write: the change log is append-only) and read by the API.
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { byCodeUnits } from '@csp/shared/text/order';
 import type { RunSnapshot } from '@csp/shared/watch/snapshot';
 import * as z from 'zod';
 import {
@@ -192,6 +193,6 @@ export async function listWatchRunsBetween(
     runs.push(...(res.Items ?? []).map(toRun));
     start = res.LastEvaluatedKey;
   } while (start && runs.length <= limit);
-  const listed = runs.slice(0, limit).sort((a, b) => a.completedAt.localeCompare(b.completedAt));
+  const listed = runs.slice(0, limit).sort((a, b) => byCodeUnits(a.completedAt, b.completedAt));
   return { runs: listed, more: runs.length > limit };
 }

@@ -2,6 +2,8 @@
 // and run, naming what changed, rather than one per script or page — fifty scripts changed by one deploy
 // are one message. Drift is the exception: its cause is what the site serves, so the same drift seen run
 // after run is one alert, counted, until the served policy changes again.
+
+import { byCodeUnits } from '../text/order';
 import type { RunChanges } from '../watch/compare';
 import type { Drift } from '../watch/drift';
 import type { InventoryEntry } from '../watch/inventory';
@@ -136,7 +138,7 @@ export function pendingReviewAlert(
 ): RunAlert | null {
   const waiting = entries
     .filter((e) => e.state === 'pending' && now - Date.parse(pendingSince(e)) > pendingDays * DAY)
-    .sort((a, b) => a.key.localeCompare(b.key));
+    .sort((a, b) => byCodeUnits(a.key, b.key));
   if (waiting.length === 0) return null;
   const named = waiting.slice(0, NAMED).map((e) => (e.url ?? `${e.kind} script`).slice(0, NAME_CHARS));
   const rest = waiting.length > NAMED ? ` and ${waiting.length - NAMED} more` : '';

@@ -5,6 +5,7 @@
 // and raises the alerts, the API answers the list.
 import * as z from 'zod';
 import type { FieldReport } from '../schemas/field-report';
+import { byCodeUnits } from '../text/order';
 import { fieldScriptKey } from './inventory';
 
 /**
@@ -189,6 +190,6 @@ export function fieldDigestList(
     };
   });
   const unknownFirst = (s: FieldScript) => (s.digests.some((d) => d.verdict === 'unknown') ? 0 : 1);
-  scripts.sort((a, b) => unknownFirst(a) - unknownFirst(b) || a.key.localeCompare(b.key));
+  scripts.sort((a, b) => unknownFirst(a) - unknownFirst(b) || byCodeUnits(a.key, b.key));
   return { scripts, otherScriptReports: counted.otherScriptReports };
 }

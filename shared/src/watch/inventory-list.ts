@@ -1,6 +1,7 @@
 // The Scripts panel's list: the inventory filtered (state, party, changed in the last run), in review order
 // (pending first, removed last, then by party and URL), one page of it.
 import { SCRIPT_INVENTORY_LIMITS, type ScriptListQuery, type ScriptView } from '../schemas/script-inventory';
+import { byCodeUnits } from '../text/order';
 import { INVENTORY_STATES, type InventoryEntry } from './inventory';
 import { SCRIPT_PARTIES } from './snapshot';
 
@@ -43,7 +44,7 @@ export function selectScripts(
       (a, b) =>
         STATE_ORDER[a.state] - STATE_ORDER[b.state] ||
         PARTY_ORDER[a.party] - PARTY_ORDER[b.party] ||
-        a.key.localeCompare(b.key),
+        byCodeUnits(a.key, b.key),
     );
   const start = Number(q.cursor ?? 0);
   const limit = q.limit ?? SCRIPT_INVENTORY_LIMITS.pageSize;

@@ -1,6 +1,7 @@
 // Domains of the signed-in user (spec section 7), and read-only the domains of their team's owner.
 // Someone else's domain is a 404; a member's change of a team domain is a 403 (see api/access.ts).
 import { domainCreateSchema, domainUpdateSchema } from '@csp/shared/schemas/domain';
+import { byCodeUnits } from '@csp/shared/text/order';
 import { Hono } from 'hono';
 import { recordAchievementEvent } from '../../achievements/record';
 import { notFound } from '../../errors';
@@ -29,7 +30,7 @@ export const domainRoutes = new Hono<ApiEnv>()
         ? (await listUserDomains(db, owner)).map((d) => ({ ...d, access: 'team' }))
         : [];
     // Newest first across both (ids sort by creation time).
-    const domains = [...own, ...team].sort((a, b) => b.id.localeCompare(a.id));
+    const domains = [...own, ...team].sort((a, b) => byCodeUnits(b.id, a.id));
     // The dashboard's watch figures: two reads per domain (their cost in store/domain-watch.ts), a few
     // domains at a time so a list of hundreds does not fire a thousand requests at once.
     const listed = [];

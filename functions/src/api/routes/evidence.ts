@@ -10,6 +10,7 @@
 // period by DynamoDB (its keys group rows by script, so the read covers the partition, the answer the period).
 // An answer over EVIDENCE_LIMITS.responseBytes is refused with a 413 that says why (Lambda answers 6 MB at most).
 import { EVIDENCE_LIMITS, evidenceQuerySchema } from '@csp/shared/schemas/evidence';
+import { byCodeUnits } from '@csp/shared/text/order';
 import { evidenceCsv, evidenceFilename, evidenceJson } from '@csp/shared/watch/evidence';
 import { evidencePeriod } from '@csp/shared/watch/evidence-period';
 import { Hono } from 'hono';
@@ -48,7 +49,7 @@ export const domainEvidenceRoutes = new Hono<ApiEnv>().get(
     // Alert groups that were raised at some time in the period, oldest first.
     const inPeriod = groups
       .filter((a) => a.firstSeen <= period.to && a.lastSeen >= period.from)
-      .sort((a, b) => a.firstSeen.localeCompare(b.firstSeen));
+      .sort((a, b) => byCodeUnits(a.firstSeen, b.firstSeen));
 
     // An authorization keeps the reviewer's id; the history rows carry names, and the rest are looked up
     // (a domain has a handful of reviewers: its owner, at most its team).

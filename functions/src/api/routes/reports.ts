@@ -13,6 +13,7 @@ import type {
   ReportSuggestionList,
 } from '@csp/shared/schemas/report';
 import { reportListQuerySchema, reportWindowSchema } from '@csp/shared/schemas/report';
+import { byCodeUnits } from '@csp/shared/text/order';
 import { Hono } from 'hono';
 import * as z from 'zod';
 import { AppError, notFound } from '../../errors';
@@ -121,7 +122,7 @@ export const domainReportRoutes = new Hono<ApiEnv>()
     const since = hourStartMs(hours[0]!);
     const latest = (await listDomainAnalyses(db, domain.id))
       .filter((a) => a.status === 'completed' && a.cspRules)
-      .sort((a, b) => (b.completedAt ?? '').localeCompare(a.completedAt ?? ''))[0];
+      .sort((a, b) => byCodeUnits(b.completedAt ?? '', a.completedAt ?? ''))[0];
     const [counts, reports] = await Promise.all([
       windowCounts(db, domain.id, hours[0]!, hours.at(-1)!),
       recentDomainReports(db, domain.id, since, SUGGESTION_EVIDENCE),
