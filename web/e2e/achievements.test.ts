@@ -98,3 +98,33 @@ describe('achievements card', () => {
     ).toBe('60');
   });
 });
+
+describe("the dashboard's achievements card", () => {
+  it("has its progress asked for with the lists, not after the screen's own module has loaded", async () => {
+    await t.page.setCacheEnabled(false);
+    try {
+      await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
+      await t.page.waitForFunction(
+        () =>
+          performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/achievements/progress')),
+        { timeout: 15_000 },
+      );
+    } finally {
+      await t.page.setCacheEnabled(true);
+    }
+    const asked = await t.page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e as PerformanceResourceTiming)
+        .map((e) => ({ path: new URL(e.name).pathname, at: e.startTime, end: e.responseEnd })),
+    );
+    const shown = asked.map((a) => `${a.path}@${a.at.toFixed(0)}-${a.end.toFixed(0)}`).join(' ');
+    const progress = asked.find((a) => a.path === '/api/achievements/progress');
+    const screen = asked.find((a) => /^\/assets\/dashboard-[\w-]+\.js$/.test(a.path));
+    expect(progress, shown).toBeDefined();
+    expect(screen, shown).toBeDefined();
+    // Asked for by the route's loader as the app starts (beside the lists), so before the screen's module
+    // has even arrived.
+    expect(progress!.at, shown).toBeLessThan(screen!.end);
+  });
+});

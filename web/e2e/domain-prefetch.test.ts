@@ -93,6 +93,30 @@ describe('the domain screen', () => {
     for (const module of modules) expect(read!.at, shown).toBeLessThan(module.at);
   });
 
+  it("asks for the unlocks (the achievement overlay's read) only once the screen's reads have answered", async () => {
+    const domain = await createShop();
+    const domainPath = `/api/domains/${domain.id}`;
+    // The domain's read held: the overlay's read must not take a connection meanwhile.
+    const seen = await openHolding(domain.id, domainPath, '/api/achievements');
+    await t.page.waitForFunction(
+      () => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/achievements')),
+      { timeout: 15_000 },
+    );
+    const asked = await t.page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e as PerformanceResourceTiming)
+        .map((e) => ({ path: new URL(e.name).pathname, at: e.startTime, end: e.responseEnd })),
+    );
+    const shown = asked.map((a) => `${a.path}@${a.at.toFixed(0)}-${a.end.toFixed(0)}`).join(' ');
+    const unlocks = asked.find((a) => a.path === '/api/achievements');
+    const reads = asked.filter((a) => a.path === domainPath || a.path === `${domainPath}/analyses`);
+    expect(unlocks, shown).toBeDefined();
+    expect(reads, shown).toHaveLength(2);
+    for (const read of reads) expect(unlocks!.at, shown).toBeGreaterThanOrEqual(read.end);
+    expect(seen.indexOf('asked')).toBeGreaterThan(seen.indexOf('held released'));
+  });
+
   it('asks who is signed in once: the screen mounting right after the answer does not ask again', async () => {
     const domain = await createShop();
     const lookups: string[] = [];

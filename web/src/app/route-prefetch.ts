@@ -7,6 +7,7 @@
 // are forgotten with the user, so nothing of them outlives it. Nothing here decides what a screen shows;
 // its own queries read this cache.
 import type { QueryClient } from '@tanstack/react-query';
+import { getAchievementProgressQueryOptions } from '@/features/achievements/api/get-achievement-progress';
 import { getAchievementStatsQueryOptions } from '@/features/achievements/api/get-achievement-stats';
 import { getAchievementsQueryOptions } from '@/features/achievements/api/get-achievements';
 import { getAnalysesQueryOptions } from '@/features/analyses/api/get-analyses';
@@ -36,7 +37,11 @@ function whenSignedIn(queryClient: QueryClient, prefetch: () => Promise<unknown>
   return null; // a loader answers at once: the screen never waits for it
 }
 
-/** The dashboard's lists (its full-screen 'Loading...' waits for them). */
+/**
+ * The dashboard's lists (its full-screen 'Loading...' waits for them), and the achievements' progress: asked
+ * for by the screen's module, it was the last link of a chain (the app's script, the module, then the read)
+ * that Lighthouse counted in the largest paint (2.7 → 2.5 s).
+ */
 export const prefetchDashboard = (queryClient: QueryClient) =>
   onItsWay(queryClient, getDomainsQueryOptions().queryKey)
     ? null
@@ -46,6 +51,7 @@ export const prefetchDashboard = (queryClient: QueryClient) =>
           queryClient.prefetchQuery(getAnalysesQueryOptions()),
           queryClient.prefetchQuery(getAchievementsQueryOptions()),
           queryClient.prefetchQuery(getAchievementStatsQueryOptions()),
+          queryClient.prefetchQuery(getAchievementProgressQueryOptions()),
         ]),
       );
 

@@ -9,8 +9,9 @@ export function getAchievementProgress() {
   return apiGet(api.achievements.progress.$get());
 }
 
+export const getAchievementProgressQueryOptions = () =>
+  queryOptions({ queryKey: achievementProgressQueryKey, queryFn: getAchievementProgress });
+
 export function useAchievementProgress({ enabled = true }: { enabled?: boolean } = {}) {
-  return useQuery(
-    queryOptions({ queryKey: achievementProgressQueryKey, queryFn: getAchievementProgress, enabled }),
-  );
+  return useQuery({ ...getAchievementProgressQueryOptions(), enabled });
 }

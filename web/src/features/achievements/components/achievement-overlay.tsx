@@ -7,7 +7,7 @@
 // takes a click meant for the page: it waits until the page is at rest (nothing loading, no input for a
 // moment), the card takes clicks only once it has been seen, and the backdrop takes none: a click on the page
 // around the card reaches the page (and dismisses the overlay).
-import { useQueryClient } from '@tanstack/react-query';
+import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import { X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -37,9 +37,14 @@ export function AchievementOverlay({ signedIn }: { signedIn: boolean }) {
   // page's requests) must not read the unlocks of a user who is no longer signed in.
   const queryClient = useQueryClient();
   const known = signedIn && Boolean(queryClient.getQueryData(userQueryKey));
-  // Read once the screen's first view is painted: an unlock shows only at a quiet moment anyway.
+  // Read once the screen's first view is painted and its own reads have answered: an unlock shows only at a
+  // quiet moment anyway, and read sooner it took one of the browser's six connections from the screen's
+  // modules and reads (on the domain screen, the last request of the chain before its largest paint).
   const painted = useAfterPaint();
-  const achievements = useAchievements({ enabled: known && painted }).data ?? [];
+  const fetching = useIsFetching();
+  const [screenRead, setScreenRead] = useState(false);
+  if (!screenRead && painted && fetching === 0) setScreenRead(true);
+  const achievements = useAchievements({ enabled: known && screenRead }).data ?? [];
   useUnlockRefresh(known);
   const markSeen = useMarkSeen();
   // Oldest unseen first, one at a time; hidden at once, before the server's list says it was seen.
