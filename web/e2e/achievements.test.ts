@@ -1,7 +1,13 @@
 import { sendReport, until } from '@csp/functions/src/testing/reports';
 import { totpCode } from '@csp/functions/src/testing/totp-codes';
 import { describe, expect, it } from 'vitest';
-import { clickText, dismissAchievementOverlay, visibleText } from './harness';
+import {
+  clickText,
+  describeTimings,
+  dismissAchievementOverlay,
+  requestTimings,
+  visibleText,
+} from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
 const t = setupSignedInBrowser();
@@ -112,13 +118,8 @@ describe("the dashboard's achievements card", () => {
     } finally {
       await t.page.setCacheEnabled(true);
     }
-    const asked = await t.page.evaluate(() =>
-      performance
-        .getEntriesByType('resource')
-        .map((e) => e as PerformanceResourceTiming)
-        .map((e) => ({ path: new URL(e.name).pathname, at: e.startTime, end: e.responseEnd })),
-    );
-    const shown = asked.map((a) => `${a.path}@${a.at.toFixed(0)}-${a.end.toFixed(0)}`).join(' ');
+    const asked = await requestTimings(t.page);
+    const shown = describeTimings(asked);
     const progress = asked.find((a) => a.path === '/api/achievements/progress');
     const screen = asked.find((a) => /^\/assets\/dashboard-[\w-]+\.js$/.test(a.path));
     expect(progress, shown).toBeDefined();

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { HTTPRequest } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import { markUnlocksSeen } from './accounts';
-import { intercepting } from './harness';
+import { describeTimings, intercepting, requestTimings } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
 const t = setupSignedInBrowser();
@@ -74,13 +74,8 @@ describe('the domain screen', () => {
     } finally {
       await t.page.setCacheEnabled(true);
     }
-    const asked = await t.page.evaluate(() =>
-      performance
-        .getEntriesByType('resource')
-        .map((e) => ({ path: new URL(e.name).pathname, at: e.startTime }))
-        .sort((a, b) => a.at - b.at),
-    );
-    const shown = asked.map((a) => `${a.path}@${a.at.toFixed(1)}`).join(' ');
+    const asked = await requestTimings(t.page);
+    const shown = describeTimings(asked);
     const read = asked.find((a) => a.path === `/api/domains/${domain.id}`);
     // Every module after the app's own script and style: the screen's and those it shares with the import
     // of the analyses' read.
@@ -102,13 +97,8 @@ describe('the domain screen', () => {
       () => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/achievements')),
       { timeout: 15_000 },
     );
-    const asked = await t.page.evaluate(() =>
-      performance
-        .getEntriesByType('resource')
-        .map((e) => e as PerformanceResourceTiming)
-        .map((e) => ({ path: new URL(e.name).pathname, at: e.startTime, end: e.responseEnd })),
-    );
-    const shown = asked.map((a) => `${a.path}@${a.at.toFixed(0)}-${a.end.toFixed(0)}`).join(' ');
+    const asked = await requestTimings(t.page);
+    const shown = describeTimings(asked);
     const unlocks = asked.find((a) => a.path === '/api/achievements');
     const reads = asked.filter((a) => a.path === domainPath || a.path === `${domainPath}/analyses`);
     expect(unlocks, shown).toBeDefined();

@@ -16,6 +16,7 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { whileIntercepting } from '@csp/functions/src/crawler/while-intercepting';
 import type { Browser, ConsoleMessage, ElementHandle, HTTPRequest, Page } from 'puppeteer-core';
 import type {} from 'vitest';
 
@@ -210,20 +211,35 @@ export async function recordToasts(page: Page): Promise<() => Promise<string[]>>
  * Runs `run` with every request of the page handed to `onRequest`, which continues, answers or holds it;
  * interception is off again afterwards, whatever happened.
  */
-export async function intercepting(
+export function intercepting(
   page: Page,
   onRequest: (request: HTTPRequest) => void,
   run: () => Promise<void>,
 ): Promise<void> {
-  await page.setRequestInterception(true);
-  page.on('request', onRequest);
-  try {
-    await run();
-  } finally {
-    page.off('request', onRequest);
-    await page.setRequestInterception(false);
-  }
+  return whileIntercepting(page, onRequest, run);
 }
+
+/** A request as the page itself recorded it (Resource Timing): when it was asked for and when it ended, in ms. */
+export interface RequestTiming {
+  path: string;
+  at: number;
+  end: number;
+}
+
+/** The page's requests so far, in the order it asked for them: the order they reached the connections. */
+export async function requestTimings(page: Page): Promise<RequestTiming[]> {
+  const list = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => e as PerformanceResourceTiming)
+      .map((e) => ({ path: new URL(e.name).pathname, at: e.startTime, end: e.responseEnd })),
+  );
+  return list.sort((a, b) => a.at - b.at);
+}
+
+/** The timings in one line, for an assertion's message. */
+export const describeTimings = (list: readonly RequestTiming[]) =>
+  list.map((r) => `${r.path}@${r.at.toFixed(0)}-${r.end.toFixed(0)}`).join(' ');
 
 export async function waitForPath(page: Page, path: string, timeout = 15_000): Promise<void> {
   await page.waitForFunction((p: string) => location.pathname === p, { timeout }, path);

@@ -57,7 +57,13 @@ describe('visitor screens', () => {
     t.guard.allowFailedRequest('/api/user', 401);
     // The dashboard's lists are asked for beside the user (the marker says a session is likely): each is
     // answered 401 too, and forgotten with the user.
-    for (const path of ['/api/domains', '/api/csp-analyses', '/api/achievements', '/api/achievements/stats'])
+    for (const path of [
+      '/api/domains',
+      '/api/csp-analyses',
+      '/api/achievements',
+      '/api/achievements/stats',
+      '/api/achievements/progress',
+    ])
       t.guard.allowFailedRequest(path, 401);
     // Every API request is held (the lists are asked for beside the user): until they are answered, nothing
     // is known.
