@@ -16,16 +16,6 @@ import { getDomainQueryOptions } from '@/features/domains/api/get-domain';
 import { getDomainsQueryOptions } from '@/features/domains/api/get-domains';
 import { forgetUser } from '@/lib/query-client';
 
-/**
- * A screen's loader runs twice as a page loads: first from prefetchFirstScreen (router.tsx), then from the
- * router's own start a moment later, in the same task. The second finds the first read on its way and does
- * nothing: without this check it did everything again (the session marker's cookie read, the import of the
- * analyses' read and its preload links), some 10 ms of the page's first task without throttling, ahead of its
- * first paint.
- */
-const onItsWay = (queryClient: QueryClient, queryKey: readonly unknown[]) =>
-  queryClient.getQueryState(queryKey)?.fetchStatus === 'fetching';
-
 function whenSignedIn(queryClient: QueryClient, prefetch: () => Promise<unknown>): null {
   if (maybeSignedIn()) {
     const data = prefetch().catch(() => {}); // the screen's own queries show any failure
@@ -43,17 +33,15 @@ function whenSignedIn(queryClient: QueryClient, prefetch: () => Promise<unknown>
  * that Lighthouse counted in the largest paint (2.7 → 2.5 s).
  */
 export const prefetchDashboard = (queryClient: QueryClient) =>
-  onItsWay(queryClient, getDomainsQueryOptions().queryKey)
-    ? null
-    : whenSignedIn(queryClient, () =>
-        Promise.all([
-          queryClient.prefetchQuery(getDomainsQueryOptions()),
-          queryClient.prefetchQuery(getAnalysesQueryOptions()),
-          queryClient.prefetchQuery(getAchievementsQueryOptions()),
-          queryClient.prefetchQuery(getAchievementStatsQueryOptions()),
-          queryClient.prefetchQuery(getAchievementProgressQueryOptions()),
-        ]),
-      );
+  whenSignedIn(queryClient, () =>
+    Promise.all([
+      queryClient.prefetchQuery(getDomainsQueryOptions()),
+      queryClient.prefetchQuery(getAnalysesQueryOptions()),
+      queryClient.prefetchQuery(getAchievementsQueryOptions()),
+      queryClient.prefetchQuery(getAchievementStatsQueryOptions()),
+      queryClient.prefetchQuery(getAchievementProgressQueryOptions()),
+    ]),
+  );
 
 /**
  * The domain and its analyses, side by side: one round trip, not two in a row. The screen asks for the
@@ -61,15 +49,13 @@ export const prefetchDashboard = (queryClient: QueryClient) =>
  * analyses"); a prefetch's refusal is kept quietly in the cache, where that screen never reads it.
  */
 export const prefetchDomain = (queryClient: QueryClient, id: string) =>
-  onItsWay(queryClient, getDomainQueryOptions(id).queryKey)
-    ? null
-    : whenSignedIn(queryClient, async () => {
-        // The read first: the import below asks for its module and the modules it shares with the screen
-        // (five files), which would otherwise take five of the six connections before the read is asked.
-        const domain = queryClient.prefetchQuery(getDomainQueryOptions(id));
-        // Loaded with the screen's modules anyway; imported here so the first download stays without it.
-        const analyses = import('@/features/analyses/api/get-domain-analyses').then(
-          ({ getDomainAnalysesQueryOptions }) => queryClient.prefetchQuery(getDomainAnalysesQueryOptions(id)),
-        );
-        await Promise.all([domain, analyses]);
-      });
+  whenSignedIn(queryClient, async () => {
+    // The read first: the import below asks for its module and the modules it shares with the screen
+    // (five files), which would otherwise take five of the six connections before the read is asked.
+    const domain = queryClient.prefetchQuery(getDomainQueryOptions(id));
+    // Loaded with the screen's modules anyway; imported here so the first download stays without it.
+    const analyses = import('@/features/analyses/api/get-domain-analyses').then(
+      ({ getDomainAnalysesQueryOptions }) => queryClient.prefetchQuery(getDomainAnalysesQueryOptions(id)),
+    );
+    await Promise.all([domain, analyses]);
+  });
