@@ -1,10 +1,12 @@
 // The /auth screen shows itself before its forms' modules are there (they bring the verification widget and
 // the schemas): its texts are on screen while a form's module is held back, and the form's place is kept at
 // the form's height, so nothing below it moves when the form comes (a layout shift, and the largest text
-// on a phone is below it). Both forms, at phone and desktop widths, on the real product server.
+// on a phone is below it). Both forms, at phone and desktop widths, on the real product server. The forms'
+// modules are asked for once the screen's own module is there, not beside it: on a phone's network they
+// shared its bandwidth, and the screen's largest text came after all of them.
 import type { HTTPRequest } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { intercepting, visibleText } from './harness';
+import { describeTimings, intercepting, requestTimings, visibleText } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
 const t = setupSignedInBrowser({ signedIn: false });
@@ -68,4 +70,22 @@ describe('the /auth screen before its forms', () => {
       });
     }
   }
+
+  it("asks for the forms' modules once the screen's own module is there", async () => {
+    await t.page.setCacheEnabled(false);
+    try {
+      await t.page.goto(`${t.server.url}/auth`, { waitUntil: 'load' });
+      await t.page.waitForSelector('form[aria-label="Sign in"]');
+    } finally {
+      await t.page.setCacheEnabled(true);
+    }
+    const asked = await requestTimings(t.page);
+    const shown = describeTimings(asked);
+    // The screen's module is the first auth-* file asked for (the forms share another, asked with them).
+    const screen = asked.find((a) => /^\/assets\/auth-[^/]*\.js$/.test(a.path));
+    const forms = asked.filter((a) => FORM_MODULE.test(a.path));
+    expect(screen, shown).toBeDefined();
+    expect(forms, shown).toHaveLength(2);
+    for (const form of forms) expect(form.at, shown).toBeGreaterThanOrEqual(screen!.end);
+  });
 });

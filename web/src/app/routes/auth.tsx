@@ -1,5 +1,5 @@
 // /auth: a marketing panel and the 'Get Started' card (sign in, or create an account with ?mode=register).
-// The forms are modules of their own (authForms, loaded beside this one by the route): they bring the
+// The forms are modules of their own (authForms, asked for by the route once this one is there): they bring the
 // verification widget and the schemas, most of the screen's code, and the screen around them (what a
 // phone shows first, its largest text included) no longer waits for them. Until a form is there, its
 // place is kept at its height, so nothing below it moves when it comes.

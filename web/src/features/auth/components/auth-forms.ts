@@ -1,5 +1,5 @@
 // The /auth screen's forms, each a module of its own (with the verification widget and the schemas they
-// check). The route starts loading them with the screen's own module, and the screen shows them when
+// check). The route asks for them once the screen's own module is there, and the screen shows them when
 // they are there; one definition of where they are, for both.
 export const authForms = {
   login: () => import('./login-form'),
