@@ -12,6 +12,7 @@ import {
   clickText,
   dismissToasts,
   fill,
+  signOutInBrowser,
   solveWidget,
   visibleText,
   waitForDownload,
@@ -44,13 +45,6 @@ async function shot(name: string, selector = '[data-testid="two-factor"]') {
 async function openSecurity() {
   await t.page.goto(`${t.server.url}/settings?tab=security`, { waitUntil: 'load' });
   await t.page.waitForSelector('[data-testid="two-factor"]');
-}
-
-/** Signs the browser out (its cookies go; the test's API client keeps its own session). */
-async function signOutInBrowser() {
-  const cdp = await t.page.createCDPSession();
-  await cdp.send('Network.clearBrowserCookies');
-  await cdp.detach();
 }
 
 /** Password and widget, then the code step with a recovery code. */
@@ -122,7 +116,7 @@ describe('two-factor recovery codes', () => {
 
     // The first step answers 401 {twoFactorRequired}, as does the refused code below.
     t.guard.allowFailedRequest('/api/login', 401);
-    await signOutInBrowser();
+    await signOutInBrowser(t.page);
     await signInWithRecoveryCode(codes[2]!.toLowerCase());
     await waitForToast(t.page, 'Login successful');
     await waitForPath(t.page, '/dashboard');
@@ -131,7 +125,7 @@ describe('two-factor recovery codes', () => {
       () => document.querySelector('[data-testid="recovery-codes-left"]')?.textContent === '9 of 10 left',
     );
 
-    await signOutInBrowser();
+    await signOutInBrowser(t.page);
     await signInWithRecoveryCode(codes[2]!);
     const refused = await waitForToast(t.page, 'Login failed');
     expect(refused.variant).toBe('destructive');

@@ -245,6 +245,18 @@ export async function waitForPath(page: Page, path: string, timeout = 15_000): P
   await page.waitForFunction((p: string) => location.pathname === p, { timeout }, path);
 }
 
+/**
+ * Signs the browser out: its cookies go (a test's API client keeps its own session). The page is left first:
+ * a screen still at work (the achievement overlay reads its unlocks once the screen is quiet) would otherwise
+ * ask with no session and log the 401.
+ */
+export async function signOutInBrowser(page: Page): Promise<void> {
+  await page.goto('about:blank');
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.clearBrowserCookies');
+  await cdp.detach();
+}
+
 /** Waits until the verification widget, which solves on its own once shown, is verified (no click). */
 export async function solveWidget(page: Page): Promise<void> {
   await page.waitForSelector('altcha-widget [data-state="verified"]', { timeout: 30_000 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   dismissAchievementOverlay,
   fill,
+  signOutInBrowser,
   solveWidget,
   visibleText,
   waitForPath,
@@ -14,12 +15,6 @@ import {
 import { setupSignedInBrowser } from './signed-in-browser';
 
 const t = setupSignedInBrowser({ signedIn: false });
-
-async function signOutInBrowser() {
-  const client = await t.page.createCDPSession();
-  await client.send('Network.clearBrowserCookies');
-  await client.detach();
-}
 
 async function openSignIn() {
   await t.page.goto(`${t.server.url}/auth`, { waitUntil: 'load' });
@@ -42,7 +37,7 @@ describe('sign-in and the dashboard', () => {
     await waitForToast(t.page, 'Login successful');
     await waitForPath(t.page, '/dashboard');
     await dismissAchievementOverlay(t.page);
-    await signOutInBrowser();
+    await signOutInBrowser(t.page);
   });
 
   it("says 'Login failed' for a wrong password and solves the widget again for the next try", async () => {
@@ -168,7 +163,7 @@ describe('sign-in and the dashboard', () => {
   });
 
   it('creates an account from /auth and signs it in', async () => {
-    await signOutInBrowser();
+    await signOutInBrowser(t.page);
     const id = Date.now().toString(36);
     await t.page.goto(`${t.server.url}/auth`, { waitUntil: 'load' });
     const create = await t.page.waitForSelector('xpath/.//a[normalize-space()="Create an account"]');
@@ -193,7 +188,7 @@ describe('sign-in and the dashboard', () => {
   });
 
   it('asks for the 6-digit code when the account has two-factor authentication', async () => {
-    await signOutInBrowser();
+    await signOutInBrowser(t.page);
     const account = await registeredClient(t.server.url, { firstName: 'Ada' });
     const setup = await account.client.post('/api/user/2fa/setup');
     expect(setup.status).toBe(200);
