@@ -1,24 +1,31 @@
 import { getUserQueryOptions } from '@/features/auth/api/get-user';
 import { createQueryClient } from '@/lib/query-client';
 import { AppProvider } from './provider';
-import { AppRouter, createAppRouter } from './router';
+import { AppRouter, type AppRouterInstance, prepareAppRouter } from './router';
 
 /**
- * The query client and the router, made (and the first screen's reads sent) as the app's script runs, before
- * React renders anything: made inside the first render, they were half of one main-thread task of 50–65 ms
- * (without throttling) that ended in the first paint, blocking time on a phone.
+ * The query client, and the first screen's reads sent, as the app's script runs, before React renders
+ * anything; `start` makes the router (see main.tsx: in a task of its own). Made inside the first render, they
+ * were half of one main-thread task of 50–65 ms (without throttling) that ended in the first paint, blocking
+ * time on a phone.
  */
 export function startApp() {
+  let router: AppRouterInstance | undefined;
   const queryClient = createQueryClient({
-    onLoggedOut: () => void router.navigate('/auth', { replace: true }),
+    onLoggedOut: () => void router?.navigate('/auth', { replace: true }),
   });
   // Every screen first asks who is signed in: ask now, while the screen's modules load, not after them.
   void queryClient.prefetchQuery(getUserQueryOptions());
-  const router = createAppRouter(queryClient);
-  return { router, queryClient };
+  const makeRouter = prepareAppRouter(queryClient);
+  return {
+    start: () => {
+      router = makeRouter();
+      return { router, queryClient };
+    },
+  };
 }
 
-export function App({ router, queryClient }: ReturnType<typeof startApp>) {
+export function App({ router, queryClient }: ReturnType<ReturnType<typeof startApp>['start']>) {
   return (
     <AppProvider queryClient={queryClient}>
       <AppRouter router={router} />

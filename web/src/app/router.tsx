@@ -8,11 +8,14 @@ import { authForms } from '@/features/auth/components/auth-forms';
 import { prefetchDashboard, prefetchDomain } from './route-prefetch';
 import { RootErrorBoundary, RootLayout } from './routes/root';
 
-export function createAppRouter(queryClient: QueryClient) {
+/** The route table, with the first screen's reads sent now; the router itself is made by the function returned. */
+export function prepareAppRouter(queryClient: QueryClient): () => AppRouterInstance {
   const routes = appRoutes(queryClient);
   prefetchFirstScreen(routes);
-  return createBrowserRouter(routes);
+  return () => createBrowserRouter(routes);
 }
+
+export type AppRouterInstance = ReturnType<typeof createBrowserRouter>;
 
 /**
  * The first screen's reads go out before its modules are asked for. The router asks for a route's modules
@@ -113,6 +116,6 @@ function appRoutes(queryClient: QueryClient): RouteObject[] {
   ];
 }
 
-export function AppRouter({ router }: { router: ReturnType<typeof createAppRouter> }) {
+export function AppRouter({ router }: { router: AppRouterInstance }) {
   return <RouterProvider router={router} />;
 }
