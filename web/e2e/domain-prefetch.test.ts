@@ -196,4 +196,49 @@ describe("a link to one of the domain screen's panels", () => {
     await sleep(1_500); // the panels have mounted and settled
     expect(await t.page.evaluate(() => window.scrollY)).toBe(0);
   });
+
+  it("renders each panel once, with its data: a panel's own loading state never shows on a page load", async () => {
+    // Rendered before its data, a panel rendered again in one long task when the data came (a query's update
+    // is never sliced); the panel now waits in its place (the slot's skeleton) for its module and its data.
+    const domain = await createShop();
+    const panels = [
+      'rules-generator',
+      'scripts-panel',
+      'changes-panel',
+      'reports-panel',
+      'schedule-card',
+      'alerts-panel',
+    ];
+    const watch = await t.page.evaluateOnNewDocument((testIds: string[]) => {
+      const seen: string[] = [];
+      Object.assign(window, { panelsBusy: seen });
+      const inPanel = testIds.map((id) => `[data-testid="${id}"] [aria-busy="true"]`).join(', ');
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.addedNodes) {
+            if (!(node instanceof Element)) continue;
+            for (const busy of [node, ...node.querySelectorAll('[aria-busy="true"]')]) {
+              if (busy.matches(inPanel))
+                seen.push(busy.closest('[data-testid]')?.getAttribute('data-testid') ?? '');
+            }
+          }
+        }
+      }).observe(document, { childList: true, subtree: true });
+    }, panels);
+    try {
+      await openShop(domain.id);
+      await t.page.waitForFunction(
+        (testIds: string[]) =>
+          testIds.every((id) => document.querySelector(`[data-testid="${id}"]`)) &&
+          !document.querySelector('[data-testid="panel-loading"]'),
+        { timeout: 20_000 },
+        panels,
+      );
+      expect(await t.page.evaluate(() => (window as unknown as { panelsBusy: string[] }).panelsBusy)).toEqual(
+        [],
+      );
+    } finally {
+      await t.page.removeScriptToEvaluateOnNewDocument(watch.identifier);
+    }
+  });
 });

@@ -83,6 +83,8 @@ export function DomainDetailRoute() {
 
   const d = domain.data;
   const list = analyses.data ?? [];
+  // What is below the summary mounts with the analyses (or the failure to read them), not before.
+  const analysesIn = !analyses.isLoading;
   const active = list.find((a) => isInProgressStatus(a.status));
   const readOnly = d.access === 'team';
 
@@ -124,7 +126,7 @@ export function DomainDetailRoute() {
           )}
           {/* The history and the cards beside render a frame after the start card and the overview (see
               DeferredMount): rendered with them, the summary was one long task on a phone. */}
-          <DeferredMount fallback={historyFallback}>
+          <DeferredMount fallback={historyFallback} until={analysesIn}>
             <AnalysisHistoryCard
               analyses={list}
               loading={analyses.isLoading}
@@ -153,7 +155,7 @@ export function DomainDetailRoute() {
               Could not load the analyses of this domain.
             </Alert>
           ) : null}
-          <DeferredMount fallback={historyFallback}>
+          <DeferredMount fallback={historyFallback} until={analysesIn}>
             <QuickStatsCard analyses={list} status={<DomainStatusBadge isActive={d.isActive} />} />
             <LatestAnalysisCard analysis={list[0]} />
             <SecurityHistoryCard points={securityHistory(list)} />
@@ -161,7 +163,7 @@ export function DomainDetailRoute() {
         </div>
       </div>
       {deleting ? null : (
-        <DeferredMount fallback={panelsFallback}>
+        <DeferredMount fallback={panelsFallback} until={analysesIn}>
           <DomainPanels domain={d} analyses={list} readOnly={readOnly} />
         </DeferredMount>
       )}

@@ -23,7 +23,8 @@ export function DirectiveList({ rules, audit }: { rules: CspRules; audit: Policy
   }
 
   return (
-    <section aria-labelledby={headingId} className="flex flex-col gap-3">
+    // Rendered only near the screen (index.css): a policy's cards are a few hundred elements, below the fold.
+    <section aria-labelledby={headingId} className="render-when-near flex flex-col gap-3">
       <div className="flex items-center justify-between gap-3">
         <h3 id={headingId} className="text-sm font-semibold text-foreground">
           Directives

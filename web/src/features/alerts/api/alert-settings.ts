@@ -3,18 +3,20 @@
 // a team member reads.
 import type { AlertSettings, AlertSettingsBody } from '@csp/shared/schemas/alert-settings';
 import type { AlertSettingsChoice } from '@csp/shared/schemas/team-alert-settings';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiGet, apiRequest, pathParam } from '@/lib/api-client';
 
 /** One domain's alert settings; the alerts' and deliveries' keys sit beside it under the domain's. */
 export const alertSettingsQueryKey = (domainId: string) => ['domains', domainId, 'alert-settings'] as const;
 
-export const useAlertSettings = (domainId: string) =>
-  useQuery({
+export const alertSettingsQueryOptions = (domainId: string) =>
+  queryOptions({
     queryKey: alertSettingsQueryKey(domainId),
     queryFn: (): Promise<(AlertSettings & AlertSettingsChoice) | null> =>
       apiGet(api.domains[':id']['alert-settings'].$get({ param: { id: pathParam(domainId) } })),
   });
+
+export const useAlertSettings = (domainId: string) => useQuery(alertSettingsQueryOptions(domainId));
 
 export function useSaveAlertSettings(domainId: string) {
   const queryClient = useQueryClient();

@@ -1,6 +1,6 @@
 // GET /api/domains/:id/changes: the domain's compared runs (what changed from one analysis to the next, and
 // the drift from the saved policy), newest first, a page at a time (Load more). Read-only for everybody.
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { useFetchFailureToast } from '@/hooks/use-fetch-failure-toast';
 import { api, apiGet, type JsonOf, pathParam } from '@/lib/api-client';
 
@@ -20,13 +20,16 @@ export async function getChanges(domainId: string, cursor?: string): Promise<Cha
   return body ?? EMPTY;
 }
 
-export function useChanges(domainId: string) {
-  const query = useInfiniteQuery({
+export const changesQueryOptions = (domainId: string) =>
+  infiniteQueryOptions({
     queryKey: changesQueryKey(domainId),
     queryFn: ({ pageParam }) => getChanges(domainId, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
+
+export function useChanges(domainId: string) {
+  const query = useInfiniteQuery(changesQueryOptions(domainId));
   useFetchFailureToast(query.error, 'Failed to fetch the changes');
   return query;
 }

@@ -1,6 +1,6 @@
 // GET /api/domains/:id/csp-configurations: a domain's saved configurations and where its reports go.
 import { type ConfigurationList, configurationListSchema } from '@csp/shared/schemas/configuration';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, apiGet, pathParam } from '@/lib/api-client';
 
 export const configurationsQueryKey = (domainId: string) =>
@@ -14,6 +14,9 @@ export async function getConfigurations(domainId: string): Promise<Configuration
   return body === null ? { configurations: [], reportEndpoint: '' } : configurationListSchema.parse(body);
 }
 
+export const configurationsQueryOptions = (domainId: string) =>
+  queryOptions({ queryKey: configurationsQueryKey(domainId), queryFn: () => getConfigurations(domainId) });
+
 export function useConfigurations(domainId: string) {
-  return useQuery({ queryKey: configurationsQueryKey(domainId), queryFn: () => getConfigurations(domainId) });
+  return useQuery(configurationsQueryOptions(domainId));
 }

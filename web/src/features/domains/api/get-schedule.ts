@@ -9,13 +9,14 @@ export function getSchedule(domainId: string) {
   return apiGet(api.domains[':id'].schedule.$get({ param: { id: pathParam(domainId) } }));
 }
 
+export const scheduleQueryOptions = (domainId: string) =>
+  queryOptions({
+    queryKey: scheduleQueryKey(domainId),
+    queryFn: () => getSchedule(domainId),
+    // A run the dispatcher starts shows in the history without a reload.
+    refetchInterval: 60_000,
+  });
+
 export function useSchedule(domainId: string) {
-  return useQuery(
-    queryOptions({
-      queryKey: scheduleQueryKey(domainId),
-      queryFn: () => getSchedule(domainId),
-      // A run the dispatcher starts shows in the history without a reload.
-      refetchInterval: 60_000,
-    }),
-  );
+  return useQuery(scheduleQueryOptions(domainId));
 }

@@ -2,7 +2,7 @@
 // GET /api/domains/:id/uri-reports/clear, its progress, polled every second while it runs. When it is done
 // the domain's report queries are refetched.
 import { type ReportClearJob, reportClearJobSchema } from '@csp/shared/schemas/report';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import * as z from 'zod';
 import { api, apiGet, apiRequest, pathParam } from '@/lib/api-client';
@@ -21,14 +21,17 @@ export async function getReportClear(domainId: string): Promise<ReportClearJob |
   return body === null ? null : clearStateSchema.parse(body).job;
 }
 
-/** The domain's clearing, polled while it runs; `onDone` once a clearing seen running has finished. */
-export function useReportClear(domainId: string, onDone: () => void) {
-  const queryClient = useQueryClient();
-  const query = useQuery({
+export const reportClearQueryOptions = (domainId: string) =>
+  queryOptions({
     queryKey: reportClearQueryKey(domainId),
     queryFn: () => getReportClear(domainId),
     refetchInterval: (q) => (q.state.data?.state === 'running' ? POLL_MS : false),
   });
+
+/** The domain's clearing, polled while it runs; `onDone` once a clearing seen running has finished. */
+export function useReportClear(domainId: string, onDone: () => void) {
+  const queryClient = useQueryClient();
+  const query = useQuery(reportClearQueryOptions(domainId));
   const wasRunning = useRef(false);
   const state = query.data?.state;
   useEffect(() => {

@@ -1,6 +1,6 @@
 // GET /api/domains/:id/report-suggestions?days=: report groups judged against the latest completed crawl.
 import { type ReportSuggestionList, reportSuggestionListSchema } from '@csp/shared/schemas/report';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useFetchFailureToast } from '@/hooks/use-fetch-failure-toast';
 import { api, apiGet, pathParam } from '@/lib/api-client';
 import { REPORTS_REFRESH_MS, reportsQueryKey } from '@/lib/query-keys';
@@ -20,12 +20,15 @@ export async function getReportSuggestions(domainId: string, days: number): Prom
   return reportSuggestionListSchema.parse(body);
 }
 
-export function useReportSuggestions(domainId: string, days: ReportWindow) {
-  const query = useQuery({
+export const reportSuggestionsQueryOptions = (domainId: string, days: ReportWindow) =>
+  queryOptions({
     queryKey: [...reportsQueryKey(domainId), 'suggestions', days],
     queryFn: () => getReportSuggestions(domainId, days),
     refetchInterval: REPORTS_REFRESH_MS,
   });
+
+export function useReportSuggestions(domainId: string, days: ReportWindow) {
+  const query = useQuery(reportSuggestionsQueryOptions(domainId, days));
   useFetchFailureToast(query.error, 'Failed to fetch URI reports');
   return query;
 }

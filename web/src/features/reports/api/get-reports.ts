@@ -2,7 +2,7 @@
 // exact counts per group and per hour. Refreshed every 30 s (spec section 7).
 import type { REPORT_LIMITS } from '@csp/shared/reports/limits';
 import { type ReportList, reportListSchema } from '@csp/shared/schemas/report';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { useFetchFailureToast } from '@/hooks/use-fetch-failure-toast';
 import { api, apiGet, pathParam } from '@/lib/api-client';
 import { REPORTS_REFRESH_MS, reportsQueryKey } from '@/lib/query-keys';
@@ -36,14 +36,17 @@ export const emptyReportList = (days: number): ReportList => ({
   endpoint: '',
 });
 
-export function useReports(domainId: string, days: ReportWindow) {
-  const query = useInfiniteQuery({
+export const reportsQueryOptions = (domainId: string, days: ReportWindow) =>
+  infiniteQueryOptions({
     queryKey: [...reportsQueryKey(domainId), days],
     queryFn: ({ pageParam }) => getReports(domainId, days, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval: REPORTS_REFRESH_MS,
   });
+
+export function useReports(domainId: string, days: ReportWindow) {
+  const query = useInfiniteQuery(reportsQueryOptions(domainId, days));
   useFetchFailureToast(query.error, 'Failed to fetch URI reports');
   return query;
 }

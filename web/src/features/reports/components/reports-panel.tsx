@@ -21,6 +21,7 @@ import { useClearReports, useReportClear } from '../api/clear-reports';
 import { useDeleteReport } from '../api/delete-reports';
 import { useReportSuggestions } from '../api/get-report-suggestions';
 import { type ReportWindow, useReports } from '../api/get-reports';
+import { DEFAULT_REPORT_WINDOW } from '../api/panel-data';
 import { DROP_REASON_LABELS } from '../utils/classes';
 import { ReportRow } from './report-row';
 import { ReportSuggestions } from './report-suggestions';
@@ -39,7 +40,7 @@ const errorToast = (error: Error) =>
 
 /** `readOnly`: a team member reading the owner's domain sees the reports but cannot delete them. */
 export function ReportsPanel({ domainId, readOnly = false }: { domainId: string; readOnly?: boolean }) {
-  const [days, setDays] = useState<ReportWindow>(REPORT_LIMITS.defaultWindowDays as ReportWindow);
+  const [days, setDays] = useState<ReportWindow>(DEFAULT_REPORT_WINDOW);
   const [confirmClear, setConfirmClear] = useState(false);
   const reports = useReports(domainId, days);
   const suggestions = useReportSuggestions(domainId, days);

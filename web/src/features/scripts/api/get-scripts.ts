@@ -4,7 +4,7 @@ import {
   type ScriptListQuery,
   scriptListSchema,
 } from '@csp/shared/schemas/script-inventory';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { useFetchFailureToast } from '@/hooks/use-fetch-failure-toast';
 import { api, apiGet, pathParam } from '@/lib/api-client';
 
@@ -35,13 +35,16 @@ export async function getScripts(
   return body === null ? EMPTY : scriptListSchema.parse(body);
 }
 
-export function useScripts(domainId: string, filters: ScriptFilters) {
-  const query = useInfiniteQuery({
+export const scriptsQueryOptions = (domainId: string, filters: ScriptFilters) =>
+  infiniteQueryOptions({
     queryKey: [...scriptsQueryKey(domainId), 'list', filters],
     queryFn: ({ pageParam }) => getScripts(domainId, filters, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
+
+export function useScripts(domainId: string, filters: ScriptFilters) {
+  const query = useInfiniteQuery(scriptsQueryOptions(domainId, filters));
   useFetchFailureToast(query.error, 'Failed to fetch the script inventory');
   return query;
 }
