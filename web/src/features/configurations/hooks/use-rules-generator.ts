@@ -29,6 +29,27 @@ const errorText = (error: unknown) =>
       ? error.message
       : '';
 
+/** A saved configuration with no base analysis (it was deleted) cannot be saved again until it has one. */
+const baseErrorOf = (c: Configuration) => (c.baseAnalysisId ? undefined : 'Please select a base analysis');
+
+/** A new configuration's start: the latest completed analysis, as the base and its rules. */
+const startFrom = (latest: Analysis) => ({ baseAnalysisId: latest.id, cspRules: latest.cspRules ?? {} });
+
+/**
+ * The view the panel opens on with the configurations and analyses in hand (see the set-while-rendering
+ * below for the same rule when they come later): the configuration saved last, else a new one started from
+ * the latest completed analysis; undefined when there is neither (a blank editor).
+ */
+function openingView(
+  configurations: Configuration[],
+  latest: Analysis | undefined,
+): { state: EditorState; baseError?: string } | undefined {
+  const initial = openingConfiguration(configurations);
+  if (initial) return { state: stateOf(initial), baseError: baseErrorOf(initial) };
+  if (configurations.length === 0 && latest) return { state: { ...blankState(), ...startFrom(latest) } };
+  return undefined;
+}
+
 /** Where a switch goes: a saved configuration's id, or null for New. */
 type SwitchTarget = string | null;
 
@@ -37,16 +58,21 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[], readOn
   const list = useConfigurations(domainId);
   const save = useSaveConfiguration(domainId);
   const remove = useDeleteConfiguration(domainId);
-  const [state, setState] = useState<EditorState>(() => blankState());
+  // Spec: only completed analyses can be the base.
+  const completed = useMemo(() => analyses.filter((a) => a.status === 'completed' && a.cspRules), [analyses]);
+  // What the panel opens on, when the configurations are in as it mounts (the domain screen reads them
+  // before the panel renders): its first render is its only one, with no state set while rendering.
+  const [first] = useState(() =>
+    list.data ? openingView(list.data.configurations, completed[0]) : undefined,
+  );
+  const [state, setState] = useState<EditorState>(() => first?.state ?? blankState());
   // What "no unsaved changes" means: the configuration as opened or saved, or a new one as it started.
   const [reference, setReference] = useState<EditorState>(state);
   // A switch held until the user agrees to drop their changes.
   const [pendingSwitch, setPendingSwitch] = useState<{ to: SwitchTarget } | null>(null);
   const [nameTouched, setNameTouched] = useState(false);
-  const [baseError, setBaseError] = useState<string | undefined>();
+  const [baseError, setBaseError] = useState<string | undefined>(first?.baseError);
 
-  // Spec: only completed analyses can be the base.
-  const completed = useMemo(() => analyses.filter((a) => a.status === 'completed' && a.cspRules), [analyses]);
   const configurations = list.data?.configurations ?? [];
   const loaded = configurations.find((c) => c.id === state.selectedId);
   const endpoint = list.data?.reportEndpoint || null;
@@ -88,20 +114,21 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[], readOn
   }
 
   // A return visit opens the configuration saved last, as saved. A first visit starts from the latest
-  // completed analysis, so the panel shows a policy at once; New clears every field, as the spec says. Set
-  // while rendering: the panel never flashes an empty editor, and renders (and commits) once, not twice.
-  const [opened, setOpened] = useState(false);
+  // completed analysis, so the panel shows a policy at once; New clears every field, as the spec says. When
+  // the configurations or the analyses come after the mount: set while rendering, so the panel never flashes
+  // an empty editor, and commits once.
+  const [opened, setOpened] = useState(first !== undefined);
   if (!opened && !list.isLoading) {
     const initial = openingConfiguration(configurations);
     const latest = completed[0];
     if (initial) {
       setOpened(true);
       open(stateOf(initial));
-      setBaseError(initial.baseAnalysisId ? undefined : 'Please select a base analysis');
+      setBaseError(baseErrorOf(initial));
     } else if (configurations.length === 0 && !state.selectedId && !state.baseAnalysisId && latest) {
       setOpened(true);
       // Edits made while the analyses loaded stay unsaved changes; the base alone is not one.
-      const start = { baseAnalysisId: latest.id, cspRules: latest.cspRules ?? {} };
+      const start = startFrom(latest);
       setState((s) => ({ ...s, ...start }));
       setReference((r) => ({ ...r, ...start }));
     }
@@ -133,7 +160,7 @@ export function useRulesGenerator(domainId: string, analyses: Analysis[], readOn
     if (!c) return;
     setOpened(true);
     open(stateOf(c));
-    setBaseError(c.baseAnalysisId ? undefined : 'Please select a base analysis');
+    setBaseError(baseErrorOf(c));
   }
 
   function switchTo(to: SwitchTarget) {
