@@ -110,9 +110,15 @@ describe("the dashboard's achievements card", () => {
     await t.page.setCacheEnabled(false);
     try {
       await t.page.goto(`${t.server.url}/dashboard`, { waitUntil: 'load' });
+      // Both listed: a request is listed once its answer has ended, and the read may end before the module.
       await t.page.waitForFunction(
-        () =>
-          performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/achievements/progress')),
+        () => {
+          const names = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname);
+          return (
+            names.includes('/api/achievements/progress') &&
+            names.some((n) => /^\/assets\/dashboard-[\w-]+\.js$/.test(n))
+          );
+        },
         { timeout: 15_000 },
       );
     } finally {
