@@ -5,7 +5,7 @@
 // modules are asked for once the screen's own module is there, not beside it: on a phone's network they
 // shared its bandwidth, and the screen's largest text came after all of them.
 import type { HTTPRequest } from 'puppeteer-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { describeTimings, intercepting, requestTimings, visibleText } from './harness';
 import { setupSignedInBrowser } from './signed-in-browser';
 
@@ -53,7 +53,13 @@ describe('the /auth screen before its forms', () => {
           async () => {
             await t.page.goto(`${t.server.url}${path}`, { waitUntil: 'domcontentloaded' });
             await t.page.waitForSelector('[data-testid="auth-form-placeholder"]');
-            expect(held.length, 'the form modules were asked for').toBeGreaterThan(0);
+            // The screen asks for the forms once it is there, so the request may come just after its place.
+            await vi.waitFor(
+              () => expect(held.length, 'the form modules were asked for').toBeGreaterThan(0),
+              {
+                timeout: 10_000,
+              },
+            );
             expect(await visibleText(t.page)).toContain('Get Started');
             expect(await visibleText(t.page)).toContain('Crawl-based analysis');
             const before = await measure();

@@ -233,14 +233,14 @@ export class FirefoxTab {
     const budget = this.options.interactionBudgetMs ?? DEFAULT_INTERACTION_BUDGET_MS;
     if (budget > 0) await this.act(budget, problems);
     const flushed = await this.step(
-      `(function () { var f = window[${JSON.stringify(this.flushName)}]; return typeof f === 'function' ? (f(false), true) : false; })()`,
+      // Resolves once every batch the page sent is in `items` (the instrument waits for the exposed
+      // function's answers): nothing is read before it has arrived.
+      `(function () { var f = window[${JSON.stringify(this.flushName)}]; return typeof f === 'function' ? f(false).then(function () { return true; }) : false; })()`,
       10_000,
       'collecting what the page did',
       problems,
     );
     if (flushed === false) problems.push('the page never ran the instrument');
-    // The exposed function's calls arrive as their own BiDi messages: give the last batch a moment.
-    await sleep(50);
     const finalUrl = this.page.url().startsWith('http') ? this.page.url() : url;
     const violations = this.items.filter((i): i is FirefoxVisit['violations'][number] => i.k === 'violation');
     const { observations } = classifyPage({

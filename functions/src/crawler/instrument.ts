@@ -120,6 +120,11 @@ export function instrumentSource(options: {
   var seen = new Set();
   var queue = [];
   var timer = null;
+  var Wait = Promise;
+  // Batches handed over and not yet taken: Firefox's exposed function answers with a promise settled once
+  // the crawler has run on the batch (a few messages later, longer on a busy machine); Chromium's binding
+  // answers nothing. The flush waits for them, so what it drained is in the crawler's hands when it ends.
+  var sending = new Set();
   var docUrl = function () { return String(document.URL); };
   function emit(item) {
     var key = stringify(item);
@@ -134,7 +139,13 @@ export function instrumentSource(options: {
     if (queue.length === 0) return;
     var batch = queue;
     queue = [];
-    try { send(stringify(batch)); } catch (e) {}
+    try {
+      var sent = send(stringify(batch));
+      if (sent && typeof sent.then === 'function') {
+        var taken = Wait.resolve(sent).then(function () { sending.delete(taken); }, function () { sending.delete(taken); });
+        sending.add(taken);
+      }
+    } catch (e) {}
   }
   var ttPlaces = new Set();
   // Trusted Types policy names, as the page's code creates them: the call goes through unchanged (same
@@ -333,7 +344,6 @@ export function instrumentSource(options: {
   // decided may still wait in the queue. A flush first lets every task queued before it run (two rounds
   // of message tasks, which the scheduler orders after tasks already queued at the same priority).
   var Channel = window.MessageChannel;
-  var Wait = Promise;
   var timer0 = nativeSetTimeout;
   function afterQueuedTasks() {
     return new Wait(function (resolve) {
@@ -361,8 +371,13 @@ export function instrumentSource(options: {
       }
       return afterQueuedTasks().then(function () {
         flushNow();
+        var handed = [];
+        sending.forEach(function (p) { handed.push(p); });
         // A frame being torn down may never answer: it gets a moment, not the whole step's time limit.
-        return Wait.race([Wait.all(frames), new Wait(function (r) { timer0.call(window, r, 1000); })]);
+        return Wait.all([
+          Wait.race([Wait.all(frames), new Wait(function (r) { timer0.call(window, r, 1000); })]),
+          Wait.race([Wait.all(handed), new Wait(function (r) { timer0.call(window, r, 5000); })]),
+        ]);
       }).then(function () {
         return withLinks ? links() : [];
       });
