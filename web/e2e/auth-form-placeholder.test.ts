@@ -82,6 +82,15 @@ describe('the /auth screen before its forms', () => {
     try {
       await t.page.goto(`${t.server.url}/auth`, { waitUntil: 'load' });
       await t.page.waitForSelector('form[aria-label="Sign in"]');
+      // A file is listed once its answer has ended: the other form's module may still be coming.
+      await t.page.waitForFunction(
+        (pattern: string) =>
+          performance
+            .getEntriesByType('resource')
+            .filter((e) => new RegExp(pattern).test(new URL(e.name).pathname)).length === 2,
+        { timeout: 15_000 },
+        FORM_MODULE.source,
+      );
     } finally {
       await t.page.setCacheEnabled(true);
     }

@@ -10,6 +10,7 @@ import { Alert } from '@/components/ui/alert';
 import { BackLink } from '@/components/ui/back-link';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { isNotFoundError, useAnalysis } from '@/features/analyses/api/get-analysis';
 import { AnalysisErrorsCard } from '@/features/analyses/components/analysis-errors';
@@ -214,10 +215,7 @@ function AnalysisBody({ analysis }: { analysis: Analysis }) {
 
 function AnalysisDetailSkeleton() {
   return (
-    <div className="flex flex-col gap-6" aria-busy="true">
-      <span className="sr-only" role="status">
-        Loading the analysis...
-      </span>
+    <LoadingBlock className="flex flex-col gap-6" label="Loading the analysis...">
       <Skeleton className="h-5 w-36" />
       <Skeleton className="h-9 w-72 max-w-full" />
       <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
@@ -227,6 +225,6 @@ function AnalysisDetailSkeleton() {
       </div>
       <Skeleton className="h-12 w-full rounded-xl" />
       <Skeleton className="h-80 w-full rounded-xl" />
-    </div>
+    </LoadingBlock>
   );
 }

@@ -7,6 +7,7 @@ import { FileCode, Radar, ShieldCheck } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Logo } from '@/components/ui/logo';
 import { Skeleton } from '@/components/ui/skeleton';
 import { authForms } from '@/features/auth/components/auth-forms';
@@ -136,18 +137,15 @@ function AuthScreen() {
 /** A form's place while its module loads: as tall as the form, so the text below it does not move. */
 function FormPlaceholder({ mode }: { mode: 'login' | 'register' }) {
   return (
-    <div
-      aria-busy="true"
+    <LoadingBlock
+      label="Loading the form..."
       data-testid="auth-form-placeholder"
       // The forms' heights (web/e2e/auth-form-placeholder.test.ts compares them): the register form puts
       // its two name fields side by side from the sm breakpoint.
       className={mode === 'login' ? 'h-80' : 'h-[630px] sm:h-[532px]'}
     >
-      <span className="sr-only" role="status">
-        Loading the form...
-      </span>
       <Skeleton className="h-full w-full rounded-lg" />
-    </div>
+    </LoadingBlock>
   );
 }
 

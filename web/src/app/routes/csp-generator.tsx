@@ -11,6 +11,7 @@ import { PageHeader } from '@/components/layouts/app-layout';
 import { Alert } from '@/components/ui/alert';
 import { BackLink } from '@/components/ui/back-link';
 import { Button } from '@/components/ui/button';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { isNotFoundError, useAnalysis } from '@/features/analyses/api/get-analysis';
 import { AnalysisErrorsCard } from '@/features/analyses/components/analysis-errors';
@@ -65,7 +66,9 @@ export function CspGeneratorRoute() {
       {analysisId ? (
         <div ref={resultsRef} className="flex scroll-mt-20 flex-col gap-6" data-testid="generator-results">
           {query.isLoading ? (
-            <Skeleton className="h-72 w-full rounded-xl" />
+            <LoadingBlock label="Loading the analysis...">
+              <Skeleton className="h-72 w-full rounded-xl" />
+            </LoadingBlock>
           ) : analysis ? (
             <GeneratorOutcome analysis={analysis} onStartNew={startNew} />
           ) : (

@@ -12,6 +12,7 @@ import { Alert } from '@/components/ui/alert';
 import { BackLink } from '@/components/ui/back-link';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useDomainAnalyses } from '@/features/analyses/api/get-domain-analyses';
 import { ActiveAnalysisBox } from '@/features/analyses/components/active-analysis-box';
@@ -173,10 +174,7 @@ export function DomainDetailRoute() {
 
 function DomainDetailSkeleton() {
   return (
-    <div className="flex flex-col gap-6" aria-busy="true">
-      <span className="sr-only" role="status">
-        Loading the domain...
-      </span>
+    <LoadingBlock className="flex flex-col gap-6" label="Loading the domain...">
       <Skeleton className="h-5 w-36" />
       <Skeleton className="h-40 w-full rounded-xl" />
       <div className="grid gap-6 lg:grid-cols-3">
@@ -189,6 +187,6 @@ function DomainDetailSkeleton() {
           <Skeleton className="h-44 w-full rounded-xl" />
         </div>
       </div>
-    </div>
+    </LoadingBlock>
   );
 }

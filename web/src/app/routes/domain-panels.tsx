@@ -9,6 +9,7 @@ import type { Analysis } from '@csp/shared/schemas/analysis';
 import type { Domain } from '@csp/shared/schemas/domain';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, type ReactNode, Suspense, use } from 'react';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import type { LoadSuggestions } from '@/features/configurations/components/report-suggestions-editor';
 
@@ -123,12 +124,9 @@ function PanelSlot({
   return (
     <Suspense
       fallback={
-        <div aria-busy="true" data-testid="panel-loading">
-          <span className="sr-only" role="status">
-            {loading}
-          </span>
+        <LoadingBlock data-testid="panel-loading" label={loading}>
           <Skeleton className={`${height} w-full rounded-xl`} />
-        </div>
+        </LoadingBlock>
       }
     >
       {children}

@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { ListTable } from '@/components/ui/list-table';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { type AdminList, type AdminListName, useAdminList } from '../api/admin';
 
@@ -36,11 +37,11 @@ function LoadMore({
 
 function Loading() {
   return (
-    <div className="flex flex-col gap-2" aria-busy="true">
+    <LoadingBlock className="flex flex-col gap-2" label="Loading...">
       <Skeleton className="h-8 w-full" />
       <Skeleton className="h-8 w-full" />
       <Skeleton className="h-8 w-full" />
-    </div>
+    </LoadingBlock>
   );
 }
 

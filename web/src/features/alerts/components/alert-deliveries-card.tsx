@@ -8,6 +8,7 @@ import { Badge, type BadgeVariant } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/class-names';
 import { formatCount, formatDateTime } from '@/lib/format';
@@ -39,13 +40,10 @@ export function AlertDeliveriesCard({
       </CardHeader>
       <CardContent>
         {deliveries.isPending ? (
-          <div className="flex flex-col gap-3" aria-busy="true">
-            <span className="sr-only" role="status">
-              Loading the deliveries...
-            </span>
+          <LoadingBlock className="flex flex-col gap-3" label="Loading the deliveries...">
             <Skeleton className="h-14 w-full" />
             <Skeleton className="h-14 w-full" />
-          </div>
+          </LoadingBlock>
         ) : deliveries.isError ? (
           <Alert tone="error" role="alert" title="Could not load the deliveries">
             <Button variant="outline" size="sm" onClick={() => void deliveries.refetch()}>

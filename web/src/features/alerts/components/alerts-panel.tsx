@@ -4,6 +4,7 @@
 // owner's team reads all of it and changes nothing (the server refuses them anyway).
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { domainScope } from '../api/alert-scope';
 import { useAlertSettings } from '../api/alert-settings';
@@ -19,13 +20,10 @@ export function AlertsPanel({ domainId, readOnly }: { domainId: string; readOnly
     <div className="grid min-w-0 items-start gap-6 lg:grid-cols-2" data-testid="alerts-panel">
       <div className="flex min-w-0 flex-col gap-6">
         {settings.isPending ? (
-          <div className="flex flex-col gap-6" aria-busy="true">
-            <span className="sr-only" role="status">
-              Loading the alert settings...
-            </span>
+          <LoadingBlock className="flex flex-col gap-6" label="Loading the alert settings...">
             <Skeleton className="h-96 w-full rounded-xl" />
             <Skeleton className="h-48 w-full rounded-xl" />
-          </div>
+          </LoadingBlock>
         ) : settings.isError || !settings.data ? (
           <Alert tone="error" role="alert" title="Could not load the alert settings">
             <Button variant="outline" size="sm" onClick={() => void settings.refetch()}>

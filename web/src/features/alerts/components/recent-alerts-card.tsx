@@ -8,6 +8,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatCount, formatDateTime } from '@/lib/format';
 import { useAlerts } from '../api/get-alerts';
@@ -23,13 +24,10 @@ export function RecentAlertsCard({ domainId }: { domainId: string }) {
       </CardHeader>
       <CardContent>
         {alerts.isPending ? (
-          <div className="flex flex-col gap-3" aria-busy="true">
-            <span className="sr-only" role="status">
-              Loading the alerts...
-            </span>
+          <LoadingBlock className="flex flex-col gap-3" label="Loading the alerts...">
             <Skeleton className="h-16 w-full" />
             <Skeleton className="h-16 w-full" />
-          </div>
+          </LoadingBlock>
         ) : alerts.isError ? (
           <Alert tone="error" role="alert" title="Could not load the alerts">
             <Button variant="outline" size="sm" onClick={() => void alerts.refetch()}>

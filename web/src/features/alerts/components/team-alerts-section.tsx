@@ -12,6 +12,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormError } from '@/components/ui/form-error';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { teamScope } from '../api/alert-scope';
 import { useSaveTeamAlertSettings, useTeamAlertSettings } from '../api/team-alert-settings';
@@ -44,12 +45,9 @@ export function TeamAlertsSection({
       </CardHeader>
       <CardContent>
         {settings.isPending ? (
-          <div aria-busy="true">
-            <span className="sr-only" role="status">
-              Loading the team's alert settings...
-            </span>
+          <LoadingBlock label="Loading the team's alert settings...">
             <Skeleton className="h-72 w-full rounded-xl" />
-          </div>
+          </LoadingBlock>
         ) : settings.isError || !settings.data ? (
           <Alert tone="error" role="alert" title="Could not load the team's alert settings">
             <Button variant="outline" size="sm" onClick={() => void settings.refetch()}>

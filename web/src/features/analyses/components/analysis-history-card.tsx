@@ -10,6 +10,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ListTable, ROW_LINK_STRETCH, RowChevronLink } from '@/components/ui/list-table';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatCount, formatDate, formatDateTime, formatTime } from '@/lib/format';
@@ -48,11 +49,11 @@ export function AnalysisHistoryCard({
             Could not load the analyses of this domain ({error.message}).
           </Alert>
         ) : loading ? (
-          <div className="flex flex-col gap-3" aria-busy="true">
+          <LoadingBlock className="flex flex-col gap-3" label="Loading the analyses...">
             <Skeleton className="h-10 w-full" />
             <Skeleton className="h-10 w-full" />
             <Skeleton className="h-10 w-full" />
-          </div>
+          </LoadingBlock>
         ) : recent.length === 0 ? (
           <EmptyState
             icon={History}

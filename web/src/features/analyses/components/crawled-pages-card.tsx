@@ -11,6 +11,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { countOf, formatCount } from '@/lib/format';
@@ -86,16 +87,11 @@ export function CrawledPagesCard({ analysisId }: { analysisId: string }) {
       </CardHeader>
       <CardContent>
         {query.isPending ? (
-          <div
-            className="flex flex-col gap-2"
-            role="status"
-            aria-busy="true"
-            aria-label="Loading the crawled pages"
-          >
+          <LoadingBlock className="flex flex-col gap-2" label="Loading the crawled pages...">
             <Skeleton className="h-10 w-full" />
             <Skeleton className="h-10 w-full" />
             <Skeleton className="h-10 w-2/3" />
-          </div>
+          </LoadingBlock>
         ) : query.isError ? (
           <Alert tone="error" role="alert" title="Could not load the crawled pages">
             <div className="flex flex-wrap items-center gap-3">

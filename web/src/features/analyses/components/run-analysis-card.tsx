@@ -5,6 +5,7 @@ import { ChevronDown, Radar, SlidersHorizontal } from 'lucide-react';
 import { lazy, Suspense, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/class-names';
 import { formatCount } from '@/lib/format';
@@ -91,7 +92,13 @@ export function RunAnalysisCard({
         ) : null}
         {advanced && !inactive ? (
           <div id={panelId} className="animate-fade-in">
-            <Suspense fallback={<Skeleton className="h-72 w-full rounded-lg" />}>
+            <Suspense
+              fallback={
+                <LoadingBlock label="Loading the form...">
+                  <Skeleton className="h-72 w-full rounded-lg" />
+                </LoadingBlock>
+              }
+            >
               <AdvancedCrawlForm
                 domainId={domainId}
                 domainUrl={domainUrl}

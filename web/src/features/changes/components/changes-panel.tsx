@@ -7,6 +7,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useChanges } from '../api/get-changes';
 import { RunItem } from './run-item';
@@ -22,13 +23,10 @@ export function ChangesPanel({ domainId }: { domainId: string }) {
           and whether the site serves its saved policy.
         </p>
         {changes.isPending ? (
-          <div className="flex flex-col gap-3" aria-busy="true">
-            <span className="sr-only" role="status">
-              Loading the changes...
-            </span>
+          <LoadingBlock className="flex flex-col gap-3" label="Loading the changes...">
             <Skeleton className="h-20 w-full" />
             <Skeleton className="h-20 w-full" />
-          </div>
+          </LoadingBlock>
         ) : changes.isError ? (
           <Alert tone="error" role="alert">
             <div className="flex flex-wrap items-center justify-between gap-3">

@@ -10,6 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { EmptyState } from '@/components/ui/empty-state';
 import { Field } from '@/components/ui/field';
 import { Input, Select, Textarea } from '@/components/ui/input';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Separator } from '@/components/ui/separator';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useUnsavedChangesGuard } from '@/hooks/use-unsaved-changes-guard';
@@ -60,10 +61,10 @@ export function RulesGeneratorPanel({
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
         {generator.isLoading ? (
-          <div className="flex flex-col gap-3" aria-busy="true">
+          <LoadingBlock className="flex flex-col gap-3" label="Loading the configurations...">
             <Skeleton className="h-10 w-full" />
             <Skeleton className="h-64 w-full" />
-          </div>
+          </LoadingBlock>
         ) : (
           <>
             <ConfigurationToolbar

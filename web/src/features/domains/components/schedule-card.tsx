@@ -16,6 +16,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Field } from '@/components/ui/field';
 import { FormError } from '@/components/ui/form-error';
 import { Input, Select } from '@/components/ui/input';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { SegmentedControl } from '@/components/ui/segmented-control';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
@@ -59,13 +60,10 @@ export function ScheduleCard({
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
         {schedule.isLoading ? (
-          <div className="flex flex-col gap-3" aria-busy="true">
-            <span className="sr-only" role="status">
-              Loading the schedule...
-            </span>
+          <LoadingBlock className="flex flex-col gap-3" label="Loading the schedule...">
             <Skeleton className="h-6 w-56" />
             <Skeleton className="h-24 w-full" />
-          </div>
+          </LoadingBlock>
         ) : schedule.error || !schedule.data ? (
           <Alert tone="error" role="alert">
             Could not load the schedule ({schedule.error?.message ?? 'no answer'}).

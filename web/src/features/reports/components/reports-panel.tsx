@@ -10,6 +10,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/dialog';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Progress } from '@/components/ui/progress';
 import { SegmentedControl } from '@/components/ui/segmented-control';
 import { ShowMoreButton, useShownFirst } from '@/components/ui/show-more';
@@ -98,14 +99,11 @@ export function ReportsPanel({ domainId, readOnly = false }: { domainId: string;
           className="self-start"
         />
         {reports.isLoading ? (
-          <div className="flex flex-col gap-3" aria-busy="true">
-            <span className="sr-only" role="status">
-              Loading security reports...
-            </span>
+          <LoadingBlock className="flex flex-col gap-3" label="Loading security reports...">
             <Skeleton className="h-16 w-full" />
             <Skeleton className="h-24 w-full" />
             <Skeleton className="h-24 w-full" />
-          </div>
+          </LoadingBlock>
         ) : reports.error || !first ? (
           <Alert tone="error" role="alert">
             <div className="flex flex-wrap items-center justify-between gap-3">

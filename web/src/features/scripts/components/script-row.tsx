@@ -7,6 +7,7 @@ import { type ReactNode, useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/class-names';
 import { countOf, formatDateTime } from '@/lib/format';
@@ -169,7 +170,9 @@ function History({ domainId, scriptKey }: { domainId: string; scriptKey: string 
     <section className="flex flex-col gap-1" data-testid="script-history">
       <h4 className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">History</h4>
       {history.isLoading ? (
-        <Skeleton className="h-12 w-full" />
+        <LoadingBlock label="Loading the history...">
+          <Skeleton className="h-12 w-full" />
+        </LoadingBlock>
       ) : history.error ? (
         <Alert tone="error" role="alert">
           The history could not be loaded.

@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Select } from '@/components/ui/input';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { SegmentedControl } from '@/components/ui/segmented-control';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
@@ -150,13 +151,10 @@ export function ScriptsPanel({ domainId, readOnly = false }: { domainId: string;
         ) : null}
 
         {scripts.isLoading ? (
-          <div className="flex flex-col gap-3" aria-busy="true">
-            <span className="sr-only" role="status">
-              Loading the scripts...
-            </span>
+          <LoadingBlock className="flex flex-col gap-3" label="Loading the scripts...">
             <Skeleton className="h-24 w-full" />
             <Skeleton className="h-24 w-full" />
-          </div>
+          </LoadingBlock>
         ) : scripts.error || !first ? (
           <Alert tone="error" role="alert">
             <div className="flex flex-wrap items-center justify-between gap-3">

@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
 import { formatDate, formatDateTime } from '@/lib/format';
@@ -64,11 +65,10 @@ export function ApiTokensCard() {
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         {tokens.isPending ? (
-          <div className="flex flex-col gap-3" role="status" aria-busy="true">
-            <span className="sr-only">Loading your API tokens…</span>
+          <LoadingBlock className="flex flex-col gap-3" label="Loading your API tokens...">
             <Skeleton className="h-16" />
             <Skeleton className="h-16" />
-          </div>
+          </LoadingBlock>
         ) : tokens.isError ? (
           <Alert tone="error" role="alert" title="Could not load your API tokens">
             <div className="flex flex-col items-start gap-2">

@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
@@ -19,12 +20,9 @@ export function InvitationScreen({ token }: { token: string }) {
 
   if (preview.isLoading) {
     return (
-      <div className="mx-auto w-full max-w-lg" aria-busy="true">
-        <span className="sr-only" role="status">
-          Loading the invitation...
-        </span>
+      <LoadingBlock className="mx-auto w-full max-w-lg" label="Loading the invitation...">
         <Skeleton className="h-56 w-full rounded-xl" />
-      </div>
+      </LoadingBlock>
     );
   }
 

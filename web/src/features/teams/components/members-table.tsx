@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { HeaderCells, ListTable } from '@/components/ui/list-table';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
@@ -45,7 +46,9 @@ export function MembersTable({
       </CardHeader>
       <CardContent>
         {loading ? (
-          <Skeleton className="h-24 w-full" />
+          <LoadingBlock label="Loading the members...">
+            <Skeleton className="h-24 w-full" />
+          </LoadingBlock>
         ) : error ? (
           <p className="text-sm text-destructive" role="alert">
             Could not load the members ({error.message}).

@@ -10,6 +10,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/dialog';
+import { LoadingBlock } from '@/components/ui/loading-block';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
@@ -26,12 +27,9 @@ export function TeamTab({ user, alerts }: { user: PublicUser; alerts?: TeamSecti
   const team = useTeam();
   if (team.isLoading) {
     return (
-      <div className="flex flex-col gap-6" aria-busy="true">
-        <span className="sr-only" role="status">
-          Loading your team...
-        </span>
+      <LoadingBlock className="flex flex-col gap-6" label="Loading your team...">
         <Skeleton className="h-40 w-full rounded-xl" />
-      </div>
+      </LoadingBlock>
     );
   }
   if (team.error) {
