@@ -345,6 +345,10 @@ export function instrumentSource(options: {
   // of message tasks, which the scheduler orders after tasks already queued at the same priority).
   var Channel = window.MessageChannel;
   var timer0 = nativeSetTimeout;
+  // Settles once every promise of the list has, or after ms: what never answers must not hold the step.
+  function allWithin(list, ms) {
+    return Wait.race([Wait.all(list), new Wait(function (r) { timer0.call(window, r, ms); })]);
+  }
   function afterQueuedTasks() {
     return new Wait(function (resolve) {
       var rounds = 0;
@@ -374,10 +378,7 @@ export function instrumentSource(options: {
         var handed = [];
         sending.forEach(function (p) { handed.push(p); });
         // A frame being torn down may never answer: it gets a moment, not the whole step's time limit.
-        return Wait.all([
-          Wait.race([Wait.all(frames), new Wait(function (r) { timer0.call(window, r, 1000); })]),
-          Wait.race([Wait.all(handed), new Wait(function (r) { timer0.call(window, r, 5000); })]),
-        ]);
+        return Wait.all([allWithin(frames, 1000), allWithin(handed, 5000)]);
       }).then(function () {
         return withLinks ? links() : [];
       });
