@@ -19,13 +19,16 @@ interface Place {
 }
 
 /**
- * Opens `path` with the API reads `held` names kept unanswered, waits for `count` loading places, and returns
- * them (then answers the held reads).
+ * Opens `path` with the API reads `held` names kept unanswered, waits for `count` loading places (and, with
+ * `showing`, for a place whose status says it: a screen can wait for a read of its own before the place
+ * looked at is there, as the team tab for the team before its members), and returns them (then answers the
+ * held reads).
  */
 async function loadingPlaces(
   path: string,
   held: (apiPath: string) => boolean,
   count: number,
+  showing = '',
 ): Promise<Place[]> {
   const kept: HTTPRequest[] = [];
   const answer = (request: HTTPRequest) => {
@@ -37,10 +40,15 @@ async function loadingPlaces(
     try {
       await t.page.goto(`${t.server.url}${path}`, { waitUntil: 'domcontentloaded' });
       await t.page.waitForFunction(
-        (selector: string, n: number) => document.querySelectorAll(selector).length >= n,
+        (selector: string, n: number, text: string) => {
+          const busy = [...document.querySelectorAll(selector)];
+          const says = (el: Element) => el.querySelector('[role="status"]')?.textContent?.trim() === text;
+          return busy.length >= n && (text === '' || busy.some(says));
+        },
         { timeout: 20_000 },
         BUSY,
         count,
+        showing,
       );
       places = await t.page.$$eval(BUSY, (busy) =>
         busy.map((el) => ({
@@ -79,11 +87,21 @@ describe('a place waiting for its data', () => {
   });
 
   it('says so in Settings: the API tokens and the team', async () => {
-    const tokens = await loadingPlaces('/settings?tab=api-tokens', (p) => p === '/api/user/api-tokens', 1);
+    const tokens = await loadingPlaces(
+      '/settings?tab=api-tokens',
+      (p) => p === '/api/user/api-tokens',
+      1,
+      'Loading your API tokens...',
+    );
     expect(statuses(tokens)).toEqual([expect.stringMatching(/: Loading your API tokens\.\.\.$/)]);
 
     await t.client.post('/api/teams', { name: 'Agency', slug: `agency-${Date.now()}` });
-    const members = await loadingPlaces('/settings?tab=team', (p) => p === '/api/teams/members', 1);
+    const members = await loadingPlaces(
+      '/settings?tab=team',
+      (p) => p === '/api/teams/members',
+      1,
+      'Loading the members...',
+    );
     expect(statuses(members)).toEqual([expect.stringMatching(/: Loading the members\.\.\.$/)]);
   });
 
